@@ -1,0 +1,358 @@
+#pragma once
+// The CLI commands over any game type.
+#include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/driver.h"
+#include "core/error.h"
+#include "core/game.h"
+#include "core/parallel.h"
+#include "core/progress.h"
+#include "db/database.h"
+#include "retro/build.h"
+#include "retro/verify.h"
+
+namespace gs::cli {
+
+// Peak resident memory of this process so far, in bytes.
+inline std::uint64_t peak_rss_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+template <Game G>
+class GameDriver final : public Driver {
+ public:
+  using Position = typename G::Position;
+  using Move = typename G::Move;
+
+  explicit GameDriver(G game) : game_(std::move(game)) {}
+
+  int build(const CommonOptions& options, int pieces) override {
+    db::Database database(location(options));
+    retro::BuildOptions build_options;
+    build_options.solve.threads = threads(options);
+    build_options.solve.quiet = options.quiet;
+    build_options.memory_bytes = static_cast<std::uint64_t>(options.memory_gib * (1ULL << 30));
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t built_positions = 0;
+    int built = 0;
+    int skipped = 0;
+    retro::build(game_, database, pieces, build_options, [&](const retro::TierReport& report) {
+      if (report.built) {
+        ++built;
+        built_positions += report.header.positions;
+        fmt::print("{:<12} {:>12} indices  built in {:.2f}s  ({:.2f}M indices/s)\n", report.name,
+                   report.header.positions, report.seconds,
+                   static_cast<double>(report.header.positions) / std::max(report.seconds, 1e-9) / 1e6);
+      } else {
+        ++skipped;
+        if (!options.quiet) fmt::print("{:<12} {:>12} indices  already built\n", report.name, report.header.positions);
+      }
+      std::fflush(stdout);
+    });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print("built {} tiers ({} indices) in {:.2f}s, {:.2f}M indices/s on {} threads; {} tiers were "
+               "already complete; peak RSS {:.1f} MiB; databases in {}\n",
+               built, built_positions, seconds,
+               static_cast<double>(built_positions) / std::max(seconds, 1e-9) / 1e6, threads(options),
+               skipped, static_cast<double>(peak_rss_bytes()) / (1 << 20),
+               database.location().directory().string());
+    return 0;
+  }
+
+  int probe(const CommonOptions& options, const std::string& text) override {
+    db::Database database(location(options));
+    const Position pos = game_.parse_position(text);
+    const std::optional<Value> value = db::probe(game_, database, pos);
+    struct Row {
+      std::string move;
+      std::string position;
+      std::optional<Value> value;  // for the side making the move
+    };
+    std::vector<Row> rows;
+    if (!game_.terminal(pos)) {
+      MoveList<G> moves;
+      game_.moves(pos, moves);
+      for (const Move& move : moves) {
+        const Position next = game_.play(pos, move);
+        const auto child = db::probe(game_, database, next);
+        rows.push_back({game_.move_text(pos, move), game_.position_text(next),
+                        child ? std::optional<Value>(child->before_move()) : std::nullopt});
+      }
+      std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+        if (a.value && b.value) return a.value->better_than(*b.value);
+        return a.value.has_value() && !b.value.has_value();
+      });
+    }
+    if (options.json) {
+      nlohmann::json out;
+      out["game"] = std::string(G::kName);
+      out["position"] = game_.position_text(pos);
+      out["value"] = json_value(value);
+      if (!game_.terminal(pos)) {
+        const Ranked ranked = game_.rank(pos);
+        out["tier"] = game_.tier_name(ranked.tier);
+        out["index"] = ranked.index;
+      }
+      out["moves"] = nlohmann::json::array();
+      for (const Row& row : rows) {
+        out["moves"].push_back({{"move", row.move}, {"position", row.position}, {"value", json_value(row.value)}});
+      }
+      fmt::print("{}\n", out.dump(2));
+      return 0;
+    }
+    fmt::print("{}\n", game_.position_text(pos));
+    if constexpr (requires { G::board_text(pos); }) fmt::print("{}", G::board_text(pos));
+    if (game_.terminal(pos)) {
+      fmt::print("value: {} (the game is over)\n", value->to_string());
+      return 0;
+    }
+    const Ranked ranked = game_.rank(pos);
+    fmt::print("tier {} index {}\n", game_.tier_name(ranked.tier), ranked.index);
+    fmt::print("value: {}\n", value_text(value));
+    if (rows.empty()) fmt::print("no legal move\n");
+    for (const Row& row : rows) fmt::print("  {:<8} {:<16} {}\n", row.move, value_text(row.value), row.position);
+    return 0;
+  }
+
+  int verify(const CommonOptions& options, int pieces) override {
+    db::Database database(location(options));
+    std::uint64_t positions = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (const Tier tier : retro::tiers_in_order(game_, pieces)) {
+      const auto bad = retro::verify_tier(game_, database, tier, threads(options), options.quiet);
+      if (bad) {
+        fmt::print(stderr,
+                   "gamesolver: verify: tier {} index {} is inconsistent: position {} stores {}, its "
+                   "successors give {}\n",
+                   game_.tier_name(tier), bad->index, bad->position, bad->stored, bad->expected);
+        return 1;
+      }
+      positions += game_.size(tier);
+      if (!options.quiet) fmt::print("{:<12} ok\n", game_.tier_name(tier));
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print("verified {} indices of {} up to {} pieces in {:.2f}s: every value agrees with its successors\n",
+               positions, G::kName, pieces, seconds);
+    return 0;
+  }
+
+  int stats(const CommonOptions& options, int pieces) override {
+    db::Database database(location(options), false);
+    nlohmann::json tiers = nlohmann::json::array();
+    std::uint64_t total[6] = {};
+    int missing = 0;
+    if (!options.json) {
+      fmt::print("{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>12}\n", "tier", "positions", "wins",
+                 "draws", "losses", "max win", "max loss", "file bytes");
+    }
+    for (const Tier tier : retro::tiers_in_order(game_, pieces)) {
+      const db::TierReader* reader = database.find(game_, tier);
+      if (reader == nullptr) {
+        ++missing;
+        if (options.json) {
+          tiers.push_back({{"tier", game_.tier_name(tier)}, {"built", false}});
+        } else {
+          fmt::print("{:<12} not built\n", game_.tier_name(tier));
+        }
+        continue;
+      }
+      const db::TierHeader& h = reader->header();
+      const std::uint64_t positions = h.positions - h.holes;
+      total[0] += positions;
+      total[1] += h.wins;
+      total[2] += h.draws;
+      total[3] += h.losses;
+      total[4] = std::max<std::uint64_t>(total[4], h.longest_win);
+      total[5] += reader->file_bytes();
+      if (options.json) {
+        tiers.push_back({{"tier", h.tier_name}, {"built", true}, {"pieces", game_.tier_pieces(tier)},
+                         {"indices", h.positions}, {"positions", positions}, {"wins", h.wins},
+                         {"draws", h.draws}, {"losses", h.losses}, {"longest_win", h.longest_win},
+                         {"longest_loss", h.longest_loss}, {"file_bytes", reader->file_bytes()}});
+      } else {
+        fmt::print("{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>12}\n", h.tier_name, positions, h.wins,
+                   h.draws, h.losses, h.longest_win, h.longest_loss, reader->file_bytes());
+      }
+    }
+    if (options.json) {
+      nlohmann::json out = {{"game", std::string(G::kName)}, {"variant", game_.variant()},
+                            {"rules", game_.rule_text()}, {"tiers", tiers},
+                            {"total", {{"positions", total[0]}, {"wins", total[1]}, {"draws", total[2]},
+                                       {"losses", total[3]}, {"longest_win", total[4]}, {"file_bytes", total[5]}}}};
+      fmt::print("{}\n", out.dump(2));
+    } else {
+      fmt::print("{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>12}\n", "total", total[0], total[1], total[2],
+                 total[3], total[4], "", total[5]);
+      if (missing > 0) fmt::print("{} tiers are not built: run gamesolver build {} --pieces {}\n", missing, G::kName, pieces);
+    }
+    return missing > 0 ? 1 : 0;
+  }
+
+  int count(const CommonOptions& options, int pieces) override {
+    // Positions are counted from the rules: every canonical index stands for the
+    // positions of its symmetry class.
+    static_assert(HasSymmetries<G>, "count needs the game's symmetries");
+    struct Counts {
+      std::uint64_t indices = 0, positions = 0, stalemates = 0, terminal = 0;
+    };
+    std::map<int, Counts> by_pieces;
+    for (const Tier tier : game_.tiers(pieces)) {
+      const Index size = game_.size(tier);
+      const int workers = threads(options);
+      std::vector<Counts> partial(static_cast<std::size_t>(workers));
+      Progress progress("count " + game_.tier_name(tier), size, options.quiet);
+      parallel_for(0, size, workers, 1 << 14, [&](Index begin, Index end, int thread) {
+        Counts& c = partial[static_cast<std::size_t>(thread)];
+        std::vector<Position> symmetric;
+        MoveList<G> moves;
+        for (Index i = begin; i < end; ++i) {
+          const auto pos = game_.unrank(tier, i);
+          if (!pos) continue;
+          game_.symmetric(*pos, symmetric);
+          const auto orbit = static_cast<std::uint64_t>(symmetric.size());
+          ++c.indices;
+          c.positions += orbit;
+          if (game_.terminal(*pos)) {
+            c.terminal += orbit;
+            continue;
+          }
+          game_.moves(*pos, moves);
+          if (moves.empty()) c.stalemates += orbit;
+        }
+        progress.add(end - begin);
+      });
+      Counts& sum = by_pieces[game_.tier_pieces(tier)];
+      for (const Counts& c : partial) {
+        sum.indices += c.indices;
+        sum.positions += c.positions;
+        sum.stalemates += c.stalemates;
+        sum.terminal += c.terminal;
+      }
+    }
+    nlohmann::json rows = nlohmann::json::array();
+    if (!options.json) fmt::print("{:>6} {:>16} {:>16} {:>12} {:>16}\n", "pieces", "positions", "end positions", "stalemates", "indices");
+    for (const auto& [n, c] : by_pieces) {
+      std::uint64_t end_positions = c.terminal;
+      if constexpr (HasEndPositionCount<G>) end_positions += game_.end_positions(n);
+      if (options.json) {
+        rows.push_back({{"pieces", n}, {"positions", c.positions}, {"end_positions", end_positions},
+                        {"stalemates", c.stalemates}, {"indices", c.indices}});
+      } else {
+        fmt::print("{:>6} {:>16} {:>16} {:>12} {:>16}\n", n, c.positions, end_positions, c.stalemates, c.indices);
+      }
+    }
+    if (options.json) fmt::print("{}\n", nlohmann::json{{"game", std::string(G::kName)}, {"counts", rows}}.dump(2));
+    return 0;
+  }
+
+  int play(const CommonOptions& options, const std::optional<std::string>& from,
+           const std::string& human) override {
+    db::Database database(location(options));
+    Position pos = from ? game_.parse_position(*from) : game_.start();
+    int human_side = -1;  // -1: the side to move at the start
+    if (human == "white") human_side = 0;
+    if (human == "black") human_side = 1;
+    if (human_side < 0) human_side = side_of(pos);
+    std::string line;
+    while (true) {
+      fmt::print("\n{}", board(pos));
+      if (const auto over = game_.terminal(pos)) {
+        fmt::print("game over: {} for the side to move\n", over->to_string());
+        return 0;
+      }
+      const std::optional<Value> value = db::probe(game_, database, pos);
+      fmt::print("value: {}\n", value_text(value));
+      MoveList<G> moves;
+      game_.moves(pos, moves);
+      if (moves.empty()) {
+        fmt::print("no legal move: {}\n", game_.no_move_value().to_string());
+        return 0;
+      }
+      if (side_of(pos) == human_side) {
+        fmt::print("your move (or 'quit'): ");
+        std::fflush(stdout);
+        if (!std::getline(std::cin, line) || line == "quit") return 0;
+        try {
+          pos = game_.play(pos, game_.parse_move(pos, line));
+        } catch (const Error& error) {
+          fmt::print("{}\n", error.what());
+        }
+        continue;
+      }
+      if (!value) {
+        fmt::print("this position is beyond the databases ({} is not built): the perfect player "
+                   "cannot move from here\n", game_.tier_name(game_.rank(pos).tier));
+        return 0;
+      }
+      // The perfect move: the shortest win, else a draw, else the longest loss.
+      const Move* best = nullptr;
+      std::optional<Value> best_value;
+      for (const Move& move : moves) {
+        const auto child = db::probe(game_, database, game_.play(pos, move));
+        if (!child) continue;
+        const Value mine = child->before_move();
+        if (!best_value || mine.better_than(*best_value)) {
+          best_value = mine;
+          best = &move;
+        }
+      }
+      fmt::print("gamesolver plays {} ({})\n", game_.move_text(pos, *best), best_value->to_string());
+      pos = game_.play(pos, *best);
+    }
+  }
+
+ private:
+  static int threads(const CommonOptions& options) {
+    return options.threads > 0 ? options.threads : default_threads();
+  }
+  db::Location location(const CommonOptions& options) const { return db::Location::of(game_, options.data); }
+  static std::string value_text(const std::optional<Value>& value) {
+    return value ? value->to_string() : "not in the databases";
+  }
+  static nlohmann::json json_value(const std::optional<Value>& value) {
+    if (!value) return nullptr;
+    const char* outcome = value->is_win() ? "win" : value->is_loss() ? "loss" : "draw";
+    nlohmann::json out = {{"outcome", outcome}};
+    if (!value->is_draw()) out["depth"] = value->depth();
+    return out;
+  }
+  std::string board(const Position& pos) const {
+    if constexpr (requires { G::board_text(pos); }) {
+      return G::board_text(pos);
+    } else {
+      return game_.position_text(pos) + "\n";
+    }
+  }
+  static int side_of(const Position& pos) {
+    if constexpr (requires { pos.side; }) {
+      return pos.side;
+    } else {
+      return 0;
+    }
+  }
+
+  G game_;
+};
+
+template <Game G>
+GameEntry entry(std::string description) {
+  std::vector<std::string> help;
+  if constexpr (requires { G::option_help(); }) help = G::option_help();
+  return {std::string(G::kName), std::move(description), std::move(help),
+          [](const std::string& variant, const std::vector<std::string>& rules) -> std::unique_ptr<Driver> {
+            return std::make_unique<GameDriver<G>>(G::from_options(variant, rules));
+          }};
+}
+
+}  // namespace gs::cli

@@ -1,0 +1,116 @@
+// gamesolver: builds, probes, verifies and plays from endgame databases of two-player
+// games. Every failure a user can cause ends with one line "gamesolver: error: ..." on
+// stderr and a non-zero exit.
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/driver.h"
+#include "core/error.h"
+
+namespace {
+
+using gs::cli::CommonOptions;
+
+struct Command {
+  std::string game;
+  std::string variant;
+  std::vector<std::string> rules;
+  CommonOptions common;
+  int pieces = 4;
+  std::string position;
+  std::optional<std::string> from;
+  std::string human = "auto";
+};
+
+std::string games_help() {
+  std::string text = "games:";
+  for (const auto& game : gs::cli::registered_games()) {
+    text += fmt::format("\n  {:<10} {}", game.name, game.description);
+    for (const auto& option : game.option_help) text += fmt::format("\n    --rule {}", option);
+  }
+  return text;
+}
+
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description, Command& command,
+                      bool with_pieces) {
+  CLI::App* sub = app.add_subcommand(name, description);
+  sub->add_option("game", command.game, "the game (see gamesolver --help)")->required();
+  sub->add_option("--data", command.common.data, "database directory")->capture_default_str();
+  sub->add_option("--variant", command.variant, "the game's variant (default: its standard rules)");
+  sub->add_option("--rule", command.rules, "a rule option key=value (repeatable)");
+  sub->add_flag("--quiet", command.common.quiet, "no progress on stderr");
+  if (with_pieces) {
+    sub->add_option("--pieces", command.pieces, "tiers with up to this many pieces")
+        ->capture_default_str()
+        ->check(CLI::Range(2, 64));
+  }
+  return sub;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"gamesolver: endgame databases by retrograde analysis, probing, verification and play"};
+  app.footer(games_help());
+  app.require_subcommand(1);
+  Command command;
+  std::function<int(gs::cli::Driver&)> run;
+
+  CLI::App* build = add_command(app, "build", "build the databases of every tier up to --pieces", command, true);
+  build->add_option("--threads", command.common.threads, "threads (default: every core)")->check(CLI::Range(1, 1024));
+  build->add_option("--memory", command.common.memory_gib, "working-memory budget in GiB")
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 1e6));
+  build->callback([&] { run = [&](gs::cli::Driver& d) { return d.build(command.common, command.pieces); }; });
+
+  CLI::App* probe = add_command(app, "probe", "the value of a position and of every move", command, false);
+  probe->add_option("position", command.position, "position text, or 'start'")->required();
+  probe->add_flag("--json", command.common.json, "JSON output");
+  probe->callback([&] { run = [&](gs::cli::Driver& d) { return d.probe(command.common, command.position); }; });
+
+  CLI::App* verify = add_command(app, "verify", "re-derive every stored value from its successors", command, true);
+  verify->add_option("--threads", command.common.threads, "threads (default: every core)")->check(CLI::Range(1, 1024));
+  verify->callback([&] { run = [&](gs::cli::Driver& d) { return d.verify(command.common, command.pieces); }; });
+
+  CLI::App* stats = add_command(app, "stats", "per tier: positions, wins, draws, losses, depths, file size", command, true);
+  stats->add_flag("--json", command.common.json, "JSON output");
+  stats->callback([&] { run = [&](gs::cli::Driver& d) { return d.stats(command.common, command.pieces); }; });
+
+  CLI::App* count = add_command(app, "count", "count positions from the rules, without databases", command, true);
+  count->add_flag("--json", command.common.json, "JSON output");
+  count->add_option("--threads", command.common.threads, "threads (default: every core)")->check(CLI::Range(1, 1024));
+  count->callback([&] { run = [&](gs::cli::Driver& d) { return d.count(command.common, command.pieces); }; });
+
+  CLI::App* play = add_command(app, "play", "play against the perfect player in the terminal", command, false);
+  play->add_option("--from", command.from, "start from this position (or 'start')");
+  play->add_option("--human", command.human, "the side you play: white, black, or auto (the side to move)")
+      ->check(CLI::IsMember({"white", "black", "auto"}));
+  play->callback([&] {
+    run = [&](gs::cli::Driver& d) { return d.play(command.common, command.from, command.human); };
+  });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    return app.exit(error);
+  }
+  try {
+    const auto& game = gs::cli::find_game(command.game);
+    auto driver = game.make(command.variant, command.rules);
+    return run(*driver);
+  } catch (const gs::Error& error) {
+    std::fflush(stdout);
+    fmt::print(stderr, "gamesolver: error: {}\n", error.what());
+    return 1;
+  } catch (const std::exception& error) {
+    std::fflush(stdout);
+    fmt::print(stderr, "gamesolver: error: {}\n", error.what());
+    return 1;
+  }
+}

@@ -1,0 +1,25 @@
+// The games the CLI knows: one line each.
+#include "cli/driver.h"
+#include "cli/game_driver.h"
+#include "core/error.h"
+#include "games/jungle/jungle.h"
+
+namespace gs::cli {
+
+const std::vector<GameEntry>& registered_games() {
+  static const std::vector<GameEntry> games = {
+      entry<jungle::Jungle>("Jungle Checkers (games/jungle.md)"),
+  };
+  return games;
+}
+
+const GameEntry& find_game(const std::string& name) {
+  std::string known;
+  for (const GameEntry& game : registered_games()) {
+    if (game.name == name) return game;
+    known += (known.empty() ? "" : ", ") + game.name;
+  }
+  fail("unknown game '{}' (known: {})", name, known);
+}
+
+}  // namespace gs::cli

@@ -1,0 +1,482 @@
+#include "games/jungle/jungle.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+
+#include "core/error.h"
+
+namespace gs::jungle {
+
+namespace {
+
+constexpr std::string_view kLetters = "RrDdTtEe";
+constexpr std::array<std::string_view, 4> kAnimal = {"rat", "dog", "tiger", "elephant"};
+
+std::string square_name(int square) {
+  return fmt::format("{}{}", static_cast<char>('a' + file_of(square)), rank_of(square) + 1);
+}
+
+std::string piece_name(int piece) {
+  return fmt::format("{} {}", colour_of(piece) == 0 ? "White's" : "Black's",
+                     kAnimal[static_cast<std::size_t>(strength_of(piece))]);
+}
+
+int parse_square(std::string_view text) {
+  if (text.size() != 2 || text[0] < 'a' || text[0] > 'g' || text[1] < '1' || text[1] > '7') {
+    return -1;
+  }
+  return (text[1] - '1') * kFiles + (text[0] - 'a');
+}
+
+std::uint64_t falling(int from, int count) {
+  std::uint64_t product = 1;
+  for (int i = 0; i < count; ++i) product *= static_cast<std::uint64_t>(from - i);
+  return product;
+}
+
+}  // namespace
+
+Tables::Tables() {
+  int compact = 0;
+  for (int square = 0; square < kSquares; ++square) {
+    const int file = file_of(square);
+    const int rank = rank_of(square);
+    neighbours[square] = {static_cast<std::int8_t>(rank + 1 < kRanks ? square + kFiles : -1),
+                          static_cast<std::int8_t>(rank > 0 ? square - kFiles : -1),
+                          static_cast<std::int8_t>(file > 0 ? square - 1 : -1),
+                          static_cast<std::int8_t>(file + 1 < kFiles ? square + 1 : -1)};
+    if (square == kWhiteDen || square == kBlackDen) {
+      to_compact[square] = kNone;
+      continue;
+    }
+    to_compact[square] = static_cast<std::uint8_t>(compact);
+    from_compact[compact] = static_cast<std::uint8_t>(square);
+    file_compact[compact] = static_cast<std::uint8_t>(file);
+    ++compact;
+  }
+  for (int c = 0; c < kBoardSquares; ++c) {
+    const int square = from_compact[c];
+    mirror_compact[c] = to_compact[rank_of(square) * kFiles + (kFiles - 1 - file_of(square))];
+  }
+  // Ordered pairs of distinct squares up to mirroring: the first square on files a-c, or
+  // on d with the second on files a-d.
+  int pairs = 0;
+  for (auto& row : pair_index) row.fill(-1);
+  for (int a = 0; a < kBoardSquares; ++a) {
+    for (int b = 0; b < kBoardSquares; ++b) {
+      if (a == b) continue;
+      const bool canonical = file_compact[a] < 3 || (file_compact[a] == 3 && file_compact[b] <= 3);
+      if (!canonical) continue;
+      pair_index[a][b] = static_cast<std::int16_t>(pairs);
+      pair_squares[pairs] = {static_cast<std::uint8_t>(a), static_cast<std::uint8_t>(b)};
+      ++pairs;
+    }
+  }
+  if (pairs != kPairs) fail("internal error: {} mirror classes of square pairs", pairs);
+}
+
+const Tables& tables() {
+  static const Tables instance;
+  return instance;
+}
+
+Jungle Jungle::from_options(std::string_view variant, const std::vector<std::string>& options) {
+  if (!variant.empty() && variant != "standard") {
+    fail("unknown variant '{}' of jungle (known: standard)", variant);
+  }
+  Options parsed;
+  for (const std::string& option : options) {
+    const auto equals = option.find('=');
+    if (equals == std::string::npos) fail("rule option '{}' is not of the form key=value", option);
+    const std::string key = option.substr(0, equals);
+    const std::string value = option.substr(equals + 1);
+    auto as_bool = [&]() {
+      if (value == "on" || value == "1" || value == "true" || value == "yes") return true;
+      if (value == "off" || value == "0" || value == "false" || value == "no") return false;
+      fail("rule option {} takes on or off, not '{}'", key, value);
+    };
+    if (key == "elephant_takes_rat") {
+      parsed.elephant_takes_rat = as_bool();
+    } else if (key == "stalemate") {
+      if (value == "draw") {
+        parsed.stalemate_loses = false;
+      } else if (value == "loss") {
+        parsed.stalemate_loses = true;
+      } else {
+        fail("rule option stalemate takes draw or loss, not '{}'", value);
+      }
+    } else {
+      fail("unknown rule option '{}' of jungle (known: elephant_takes_rat, stalemate)", key);
+    }
+  }
+  return Jungle(parsed);
+}
+
+std::vector<std::string> Jungle::option_help() {
+  return {"elephant_takes_rat=on|off  the elephant may capture the rat (default on)",
+          "stalemate=draw|loss        a player with no legal move draws or loses (default draw)"};
+}
+
+std::string Jungle::rule_text() const {
+  std::string text;
+  if (!options_.elephant_takes_rat) text += "elephant_takes_rat=off";
+  if (options_.stalemate_loses) text += std::string(text.empty() ? "" : ",") + "stalemate=loss";
+  return text;
+}
+
+Position Jungle::start() const { return parse_position("1r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w"); }
+
+std::string Jungle::position_text(const Position& pos) {
+  std::array<char, kSquares> board{};
+  board.fill('.');
+  for (int piece = 0; piece < kPieceKinds; ++piece) {
+    if (pos.square[piece] != kNone) board[pos.square[piece]] = kLetters[static_cast<std::size_t>(piece)];
+  }
+  std::string text;
+  for (int rank = kRanks - 1; rank >= 0; --rank) {
+    int empty = 0;
+    for (int file = 0; file < kFiles; ++file) {
+      const char c = board[static_cast<std::size_t>(rank * kFiles + file)];
+      if (c == '.') {
+        ++empty;
+        continue;
+      }
+      if (empty > 0) text += static_cast<char>('0' + empty);
+      empty = 0;
+      text += c;
+    }
+    if (empty > 0) text += static_cast<char>('0' + empty);
+    if (rank > 0) text += '/';
+  }
+  text += pos.side == 0 ? " w" : " b";
+  return text;
+}
+
+std::string Jungle::board_text(const Position& pos) {
+  std::array<char, kSquares> board{};
+  board.fill('.');
+  board[kWhiteDen] = '#';
+  board[kBlackDen] = '#';
+  for (int piece = 0; piece < kPieceKinds; ++piece) {
+    if (pos.square[piece] != kNone) board[pos.square[piece]] = kLetters[static_cast<std::size_t>(piece)];
+  }
+  std::string text;
+  for (int rank = kRanks - 1; rank >= 0; --rank) {
+    text += static_cast<char>('1' + rank);
+    for (int file = 0; file < kFiles; ++file) {
+      text += ' ';
+      text += board[static_cast<std::size_t>(rank * kFiles + file)];
+    }
+    text += '\n';
+  }
+  text += "  a b c d e f g\n";
+  text += pos.side == 0 ? "White to move\n" : "Black to move\n";
+  return text;
+}
+
+Position Jungle::parse_position(std::string_view text) const {
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) text.remove_suffix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) text.remove_prefix(1);
+  if (text == "start") return start();
+  const auto space = text.find(' ');
+  if (space == std::string_view::npos) {
+    fail("position '{}' has no side to move: expected ranks 7 to 1 separated by '/', a space, "
+         "then 'w' or 'b' (start: 1r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w)", text);
+  }
+  const std::string_view board = text.substr(0, space);
+  std::string_view side = text.substr(space + 1);
+  while (!side.empty() && side.front() == ' ') side.remove_prefix(1);
+  Position pos;
+  if (side == "w") {
+    pos.side = 0;
+  } else if (side == "b") {
+    pos.side = 1;
+  } else {
+    fail("position '{}': side to move must be 'w' or 'b', not '{}'", text, side);
+  }
+  int rank = kRanks - 1;
+  int file = 0;
+  for (const char c : board) {
+    if (c == '/') {
+      if (file != kFiles) fail("position '{}': rank {} has {} squares, expected 7", text, rank + 1, file);
+      --rank;
+      file = 0;
+      if (rank < 0) fail("position '{}' has more than 7 ranks", text);
+      continue;
+    }
+    if (c >= '1' && c <= '7') {
+      file += c - '0';
+      if (file > kFiles) fail("position '{}': rank {} has more than 7 squares", text, rank + 1);
+      continue;
+    }
+    const auto letter = kLetters.find(c);
+    if (letter == std::string_view::npos) {
+      fail("position '{}': '{}' is not a piece (R D T E for White, r d t e for Black) nor a "
+           "count of empty squares 1-7", text, c);
+    }
+    if (file >= kFiles) fail("position '{}': rank {} has more than 7 squares", text, rank + 1);
+    const int piece = static_cast<int>(letter);
+    if (pos.square[piece] != kNone) fail("position '{}' has two of {}", text, piece_name(piece));
+    pos.square[piece] = static_cast<std::uint8_t>(rank * kFiles + file);
+    ++file;
+  }
+  if (rank != 0 || file != kFiles) {
+    fail("position '{}': expected 7 ranks of 7 squares, separated by '/'", text);
+  }
+  // Reject what cannot arise in a game: a piece in its own den, the side to move already
+  // standing in the opponent's den, or the side not to move without pieces.
+  bool mover_has = false;
+  bool other_has = false;
+  for (int piece = 0; piece < kPieceKinds; ++piece) {
+    if (pos.square[piece] == kNone) continue;
+    (colour_of(piece) == pos.side ? mover_has : other_has) = true;
+    if (pos.square[piece] == den_of(colour_of(piece))) {
+      fail("position '{}': {} stands in its own den {}", text, piece_name(piece), square_name(pos.square[piece]));
+    }
+    if (colour_of(piece) == pos.side && pos.square[piece] == den_of(pos.side ^ 1)) {
+      fail("position '{}': {} is in the opponent's den, so the game ended before this move",
+           text, piece_name(piece));
+    }
+  }
+  if (!other_has) {
+    fail("position '{}': the side not to move has no piece, so the game ended before this move", text);
+  }
+  (void)mover_has;
+  return pos;
+}
+
+std::string Jungle::move_text(const Position& pos, const Move& move) {
+  (void)pos;
+  return fmt::format("{}{}{}", kLetters[move.piece], move.captured != kNone ? "x" : "",
+                     square_name(move.to));
+}
+
+Move Jungle::parse_move(const Position& pos, std::string_view text) const {
+  if (terminal(pos)) fail("no move '{}': the game is over", text);
+  MoveList<Jungle> legal;
+  moves(pos, legal);
+  int piece = -1;
+  int to = -1;
+  if (text.size() == 4 && parse_square(text.substr(0, 2)) >= 0 && parse_square(text.substr(2)) >= 0) {
+    const int from = parse_square(text.substr(0, 2));
+    to = parse_square(text.substr(2));
+    for (int p = 0; p < kPieceKinds; ++p) {
+      if (pos.square[p] == from) piece = p;
+    }
+    if (piece < 0) fail("move '{}': no piece on {}", text, text.substr(0, 2));
+  } else {
+    std::string_view rest = text;
+    const auto letter = rest.empty() ? std::string_view::npos : kLetters.find(rest.front());
+    if (letter == std::string_view::npos) {
+      fail("move '{}' is not a move: expected a piece letter, an optional 'x' and a square "
+           "(Eb2, txe5) or two squares (b1b2)", text);
+    }
+    piece = static_cast<int>(letter);
+    rest.remove_prefix(1);
+    if (!rest.empty() && rest.front() == 'x') rest.remove_prefix(1);
+    to = parse_square(rest);
+    if (to < 0) fail("move '{}': '{}' is not a square a1-g7", text, rest);
+    if (pos.square[static_cast<std::size_t>(piece)] == kNone) {
+      fail("move '{}': {} is not on the board", text, piece_name(piece));
+    }
+  }
+  if (colour_of(piece) != pos.side) {
+    fail("move '{}': {} cannot move, it is {} to move", text, piece_name(piece),
+         pos.side == 0 ? "White" : "Black");
+  }
+  for (const Move& move : legal) {
+    if (move.piece == piece && move.to == to) return move;
+  }
+  fail("move '{}' is illegal: {} on {} cannot move to {}", text, piece_name(piece),
+       square_name(pos.square[static_cast<std::size_t>(piece)]), square_name(to));
+}
+
+std::vector<Tier> Jungle::tiers(int max_pieces) {
+  std::vector<Tier> result;
+  for (int pieces = 2; pieces <= std::min(max_pieces, kPieceKinds); ++pieces) {
+    for (unsigned material = 0; material < 256; ++material) {
+      if (std::popcount(material) != pieces) continue;
+      const unsigned white = white_set(material);
+      const unsigned black = black_set(material);
+      if (white == 0 || black == 0 || white < black) continue;
+      result.push_back(material);
+    }
+  }
+  return result;
+}
+
+std::vector<Tier> Jungle::children(Tier tier) {
+  // A capture removes one piece of either colour; the result is named by its canonical
+  // orientation. Removing a side's last piece ends the game and leads to no tier.
+  std::vector<Tier> result;
+  for (int piece = 0; piece < kPieceKinds; ++piece) {
+    if ((tier >> piece & 1U) == 0) continue;
+    unsigned material = static_cast<unsigned>(tier) & ~(1U << piece);
+    if (white_set(material) == 0 || black_set(material) == 0) continue;
+    if (white_set(material) < black_set(material)) {
+      material = ((material & 0x55U) << 1) | ((material & 0xAAU) >> 1);
+    }
+    if (std::find(result.begin(), result.end(), material) == result.end()) result.push_back(material);
+  }
+  return result;
+}
+
+Index Jungle::placements(int pieces) { return kPairs * falling(kBoardSquares - 2, pieces - 2); }
+
+Index Jungle::size(Tier tier) {
+  const auto material = static_cast<unsigned>(tier);
+  return placements(std::popcount(material)) * (colour_symmetric(material) ? 1 : 2);
+}
+
+std::string Jungle::tier_name(Tier tier) {
+  std::string white;
+  std::string black;
+  for (int piece = 0; piece < kPieceKinds; ++piece) {
+    if ((tier >> piece & 1U) != 0) (colour_of(piece) == 0 ? white : black) += kLetters[static_cast<std::size_t>(piece)];
+  }
+  return white + "-" + black;
+}
+
+Tier Jungle::parse_tier(std::string_view text) {
+  unsigned material = 0;
+  for (const char c : text) {
+    if (c == '-') continue;
+    const auto letter = kLetters.find(c);
+    if (letter == std::string_view::npos) fail("tier '{}': '{}' is not a piece letter", text, c);
+    material |= 1U << letter;
+  }
+  const std::vector<Tier> all = tiers(kPieceKinds);
+  if (std::find(all.begin(), all.end(), material) == all.end()) {
+    fail("tier '{}' is not a jungle tier: tiers name White's pieces, '-', then Black's, with "
+         "both sides present and White's set at least Black's (e.g. RD-r)", text);
+  }
+  return material;
+}
+
+Index Jungle::placement(const std::uint8_t* squares, int n, bool mirror) const {
+  std::array<std::uint8_t, kPieceKinds> s{};
+  for (int i = 0; i < n; ++i) s[i] = mirror ? tables_.mirror_compact[squares[i]] : squares[i];
+  Index index = static_cast<Index>(tables_.pair_index[s[0]][s[1]]);
+  for (int i = 2; i < n; ++i) {
+    int code = s[i];
+    for (int j = 0; j < i; ++j) code -= s[j] < s[i] ? 1 : 0;
+    index = index * static_cast<Index>(kBoardSquares - i) + static_cast<Index>(code);
+  }
+  return index;
+}
+
+Ranked Jungle::rank(const Position& pos) const {
+  const unsigned material = pos.material();
+  const unsigned white = white_set(material);
+  const unsigned black = black_set(material);
+  const bool flip = white < black || (white == black && pos.side == 1);
+  const unsigned canonical = flip ? (((material & 0x55U) << 1) | ((material & 0xAAU) >> 1)) : material;
+  const int side = pos.side ^ (flip ? 1 : 0);
+  std::array<std::uint8_t, kPieceKinds> s{};
+  int n = 0;
+  for (int piece = 0; piece < kPieceKinds; ++piece) {
+    if ((canonical >> piece & 1U) == 0) continue;
+    int square = pos.square[static_cast<std::size_t>(flip ? piece ^ 1 : piece)];
+    if (flip) square = (kRanks - 1 - rank_of(square)) * kFiles + file_of(square);
+    s[static_cast<std::size_t>(n++)] = tables_.to_compact[static_cast<std::size_t>(square)];
+  }
+  const int file0 = tables_.file_compact[s[0]];
+  const int file1 = tables_.file_compact[s[1]];
+  Index index = 0;
+  if (file0 == 3 && file1 == 3) {
+    index = std::min(placement(s.data(), n, false), placement(s.data(), n, true));
+  } else {
+    index = placement(s.data(), n, file0 > 3 || (file0 == 3 && file1 > 3));
+  }
+  if (side == 1) index += placements(n);
+  return {canonical, index};
+}
+
+std::optional<Position> Jungle::unrank(Tier tier, Index index) const {
+  const auto material = static_cast<unsigned>(tier);
+  const int n = std::popcount(material);
+  const Index per_side = placements(n);
+  Position pos;
+  pos.side = static_cast<std::uint8_t>(index / per_side);
+  Index rest = index % per_side;
+  std::array<std::uint8_t, kPieceKinds> s{};
+  std::array<int, kPieceKinds> code{};
+  for (int i = n - 1; i >= 2; --i) {
+    const auto radix = static_cast<Index>(kBoardSquares - i);
+    code[static_cast<std::size_t>(i)] = static_cast<int>(rest % radix);
+    rest /= radix;
+  }
+  s[0] = tables_.pair_squares[rest].first;
+  s[1] = tables_.pair_squares[rest].second;
+  std::array<std::uint8_t, kPieceKinds> sorted{};  // s[0..i) in increasing order
+  sorted[0] = std::min(s[0], s[1]);
+  sorted[1] = std::max(s[0], s[1]);
+  for (int i = 2; i < n; ++i) {
+    int square = code[static_cast<std::size_t>(i)];
+    int j = 0;
+    for (; j < i && sorted[static_cast<std::size_t>(j)] <= square; ++j) ++square;
+    s[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(square);
+    for (int k = i; k > j; --k) sorted[static_cast<std::size_t>(k)] = sorted[static_cast<std::size_t>(k - 1)];
+    sorted[static_cast<std::size_t>(j)] = static_cast<std::uint8_t>(square);
+  }
+  if (n > 2 && tables_.file_compact[s[0]] == 3 && tables_.file_compact[s[1]] == 3 &&
+      placement(s.data(), n, true) < index % per_side) {
+    return std::nullopt;  // the mirror image has the smaller index
+  }
+  int i = 0;
+  for (int piece = 0; piece < kPieceKinds; ++piece) {
+    if ((material >> piece & 1U) != 0) pos.square[static_cast<std::size_t>(piece)] = tables_.from_compact[s[static_cast<std::size_t>(i++)]];
+  }
+  return pos;
+}
+
+Position Jungle::mirrored(const Position& pos) {
+  Position result = pos;
+  for (auto& square : result.square) {
+    if (square != kNone) square = static_cast<std::uint8_t>(rank_of(square) * kFiles + kFiles - 1 - file_of(square));
+  }
+  return result;
+}
+
+Position Jungle::colour_flipped(const Position& pos) {
+  Position result;
+  for (int piece = 0; piece < kPieceKinds; ++piece) {
+    const int square = pos.square[static_cast<std::size_t>(piece)];
+    if (square == kNone) continue;
+    result.square[static_cast<std::size_t>(piece ^ 1)] =
+        static_cast<std::uint8_t>((kRanks - 1 - rank_of(square)) * kFiles + file_of(square));
+  }
+  result.side = static_cast<std::uint8_t>(pos.side ^ 1);
+  return result;
+}
+
+void Jungle::symmetric(const Position& pos, std::vector<Position>& out) const {
+  out.clear();
+  for (const Position& candidate :
+       {pos, mirrored(pos), colour_flipped(pos), colour_flipped(mirrored(pos))}) {
+    if (std::find(out.begin(), out.end(), candidate) == out.end()) out.push_back(candidate);
+  }
+}
+
+std::uint64_t Jungle::end_positions(int pieces) {
+  std::uint64_t total = 0;
+  for (unsigned material = 0; material < 256; ++material) {
+    if (std::popcount(material) != pieces) continue;
+    const int white = std::popcount(white_set(material));
+    const int black = std::popcount(black_set(material));
+    for (int side = 0; side < 2; ++side) {
+      const int mover = side == 0 ? white : black;
+      const int other = side == 0 ? black : white;
+      if (mover > 0 && other > 0) {
+        total += static_cast<std::uint64_t>(other) * falling(kBoardSquares, pieces - 1);
+      } else if (mover == 0) {
+        total += falling(kBoardSquares, pieces);
+      }
+    }
+  }
+  return total;
+}
+
+}  // namespace gs::jungle

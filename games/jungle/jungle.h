@@ -1,0 +1,233 @@
+#pragma once
+// Jungle Checkers (games/jungle.md): a 7x7 board, four animals a side, one step
+// orthogonally per move; a player wins by entering the opponent's den or capturing the
+// opponent's last piece; no legal move is a draw.
+//
+// Squares are numbered rank-major, a1 = 0, b1 = 1, ..., g7 = 48; White's den is d1 (3),
+// Black's den d7 (45). Pieces are numbered R r D d T t E e = 0..7: colour = piece & 1,
+// strength = piece >> 1.
+//
+// Tiers are materials up to colour symmetry. A material is the set of pieces on the
+// board (a bit per piece). Flipping the board top to bottom and swapping the colours and
+// the side to move preserves the value, so a tier is named by the orientation of its
+// material in which White's piece set (R=1, D=2, T=4, E=8) is at least Black's. A tier
+// whose two orientations differ stores both sides to move; a colour-symmetric tier
+// (White's set equals Black's) stores White to move only.
+//
+// Index of a position in its tier (see docs/JUNGLE_INDEX.md for the sizes):
+//
+//   index = side * P(n) + placement            (side only in asymmetric tiers)
+//   placement = pair(s0, s1) * 45 * 44 * ... + lehmer(s2) * 44 * ... + ... + lehmer(sn-1)
+//
+// where s0..sn-1 are the squares of the pieces in the order R r D d T t E e, counted on
+// the 47 squares that are not dens. pair() numbers the 1091 ordered pairs of distinct
+// squares up to left-right mirroring (Vos's baseline, first piece on files a-d, uses
+// 26 * 46 = 1196), and lehmer(si) is the number of free squares below si. When both
+// first pieces stand on the d-file the mirror image has the same pair; then the
+// smaller of the two placements is canonical and the other index is a hole.
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/game.h"
+
+namespace gs::jungle {
+
+inline constexpr int kFiles = 7;
+inline constexpr int kRanks = 7;
+inline constexpr int kSquares = 49;
+inline constexpr int kBoardSquares = 47;  // without the two dens
+inline constexpr int kPieceKinds = 8;
+inline constexpr std::uint8_t kNone = 0xFF;
+inline constexpr int kWhiteDen = 3;   // d1
+inline constexpr int kBlackDen = 45;  // d7
+inline constexpr int kPairs = 1091;
+
+inline constexpr int colour_of(int piece) { return piece & 1; }
+inline constexpr int strength_of(int piece) { return piece >> 1; }
+inline constexpr int den_of(int colour) { return colour == 0 ? kWhiteDen : kBlackDen; }
+inline constexpr int file_of(int square) { return square % kFiles; }
+inline constexpr int rank_of(int square) { return square / kFiles; }
+
+struct Position {
+  std::array<std::uint8_t, kPieceKinds> square{kNone, kNone, kNone, kNone,
+                                                kNone, kNone, kNone, kNone};
+  std::uint8_t side = 0;  // 0: White to move, 1: Black to move
+  bool operator==(const Position&) const = default;
+  [[nodiscard]] unsigned material() const {
+    unsigned mask = 0;
+    for (int p = 0; p < kPieceKinds; ++p) {
+      if (square[p] != kNone) mask |= 1U << p;
+    }
+    return mask;
+  }
+};
+
+struct Move {
+  std::uint8_t piece = 0;
+  std::uint8_t to = 0;
+  std::uint8_t captured = kNone;
+  bool operator==(const Move&) const = default;
+};
+
+struct Options {
+  bool elephant_takes_rat = true;  // the elephant may capture the rat
+  bool stalemate_loses = false;    // a player with no legal move loses (default: draw)
+};
+
+// The lookup tables the rules and the index share, built once.
+struct Tables {
+  std::array<std::array<std::int8_t, 4>, kSquares> neighbours{};  // -1 where off board
+  std::array<std::uint8_t, kSquares> to_compact{};                // kNone for the dens
+  std::array<std::uint8_t, kBoardSquares> from_compact{};
+  std::array<std::uint8_t, kBoardSquares> mirror_compact{};
+  std::array<std::uint8_t, kBoardSquares> file_compact{};
+  std::array<std::array<std::int16_t, kBoardSquares>, kBoardSquares> pair_index{};  // -1
+  std::array<std::pair<std::uint8_t, std::uint8_t>, kPairs> pair_squares{};
+  Tables();
+};
+const Tables& tables();
+
+class Jungle {
+ public:
+  using Position = jungle::Position;
+  using Move = jungle::Move;
+  static constexpr std::string_view kName = "jungle";
+  static constexpr std::size_t kMaxMoves = 16;
+  static constexpr std::size_t kMaxUnmoves = 16;
+
+  explicit Jungle(Options options = {}) : options_(options), tables_(tables()) {}
+  // Builds a game from a variant name and "key=value" rule options; throws gs::Error.
+  static Jungle from_options(std::string_view variant, const std::vector<std::string>& options);
+  static std::vector<std::string> option_help();
+
+  [[nodiscard]] const Options& options() const { return options_; }
+  [[nodiscard]] static std::string variant() { return "standard"; }
+  [[nodiscard]] std::string rule_text() const;
+
+  // Rules.
+  [[nodiscard]] Position start() const;
+  [[nodiscard]] bool can_capture(int attacker, int victim) const {
+    if (strength_of(attacker) >= strength_of(victim)) {
+      return options_.elephant_takes_rat || strength_of(attacker) != 3 || strength_of(victim) != 0;
+    }
+    return strength_of(attacker) == 0 && strength_of(victim) == 3;
+  }
+  void moves(const Position& pos, MoveList<Jungle>& out) const {
+    out.clear();
+    const int side = pos.side;
+    for (int piece = side; piece < kPieceKinds; piece += 2) {
+      const int from = pos.square[piece];
+      if (from == kNone) continue;
+      for (const int to : tables_.neighbours[from]) {
+        if (to < 0 || to == den_of(side)) continue;
+        const int occupant = occupant_of(pos, to);
+        if (occupant == kNone) {
+          out.push_back({static_cast<std::uint8_t>(piece), static_cast<std::uint8_t>(to), kNone});
+        } else if (colour_of(occupant) != side && can_capture(piece, occupant)) {
+          out.push_back({static_cast<std::uint8_t>(piece), static_cast<std::uint8_t>(to),
+                         static_cast<std::uint8_t>(occupant)});
+        }
+      }
+    }
+  }
+  [[nodiscard]] static Position play(const Position& pos, const Move& move) {
+    Position next = pos;
+    next.square[move.piece] = move.to;
+    if (move.captured != kNone) next.square[move.captured] = kNone;
+    next.side = static_cast<std::uint8_t>(pos.side ^ 1);
+    return next;
+  }
+  [[nodiscard]] static std::optional<Value> terminal(const Position& pos) {
+    bool has_piece = false;
+    const int opponent = pos.side ^ 1;
+    for (int piece = pos.side; piece < kPieceKinds; piece += 2) {
+      has_piece |= pos.square[piece] != kNone;
+    }
+    if (!has_piece) return Value::loss(0);
+    for (int piece = opponent; piece < kPieceKinds; piece += 2) {
+      if (pos.square[piece] == den_of(pos.side)) return Value::loss(0);
+    }
+    return std::nullopt;
+  }
+  [[nodiscard]] Value no_move_value() const {
+    return options_.stalemate_loses ? Value::loss(0) : Value::draw();
+  }
+
+  // Text.
+  [[nodiscard]] static std::string position_text(const Position& pos);
+  [[nodiscard]] Position parse_position(std::string_view text) const;
+  [[nodiscard]] static std::string move_text(const Position& pos, const Move& move);
+  [[nodiscard]] Move parse_move(const Position& pos, std::string_view text) const;
+  [[nodiscard]] static std::string board_text(const Position& pos);  // a diagram
+
+  // Tiers and ranking.
+  [[nodiscard]] static std::vector<Tier> tiers(int max_pieces);
+  [[nodiscard]] static std::vector<Tier> children(Tier tier);
+  [[nodiscard]] static Index size(Tier tier);
+  [[nodiscard]] static std::string tier_name(Tier tier);
+  [[nodiscard]] static Tier parse_tier(std::string_view text);
+  [[nodiscard]] static int tier_pieces(Tier tier) { return std::popcount(tier); }
+  [[nodiscard]] static bool colour_symmetric(unsigned material) {
+    return white_set(material) == black_set(material);
+  }
+  [[nodiscard]] static Index placements(int pieces);  // P(n)
+
+  [[nodiscard]] Ranked rank(const Position& pos) const;
+  [[nodiscard]] std::optional<Position> unrank(Tier tier, Index index) const;
+  void unmoves(const Position& pos, UnmoveList<Jungle>& out) const {
+    out.clear();
+    const int mover = pos.side ^ 1;  // the side that made the last move
+    for (int piece = mover; piece < kPieceKinds; piece += 2) {
+      const int to = pos.square[piece];
+      if (to == kNone) continue;
+      for (const int from : tables_.neighbours[to]) {
+        if (from < 0 || from == kWhiteDen || from == kBlackDen) continue;
+        if (occupant_of(pos, from) != kNone) continue;
+        Position previous = pos;
+        previous.square[piece] = static_cast<std::uint8_t>(from);
+        previous.side = static_cast<std::uint8_t>(mover);
+        out.push_back(previous);
+      }
+    }
+  }
+
+  // Symmetries: the mirror image, the colour-flipped position and both.
+  void symmetric(const Position& pos, std::vector<Position>& out) const;
+  [[nodiscard]] static Position mirrored(const Position& pos);
+  [[nodiscard]] static Position colour_flipped(const Position& pos);
+
+  // End positions with `pieces` pieces on the board, both sides to move: the side not
+  // to move stands in the den of the side to move, or the side to move has no piece.
+  [[nodiscard]] static std::uint64_t end_positions(int pieces);
+
+ private:
+  static unsigned white_set(unsigned material) {
+    unsigned set = 0;
+    for (int s = 0; s < 4; ++s) set |= ((material >> (2 * s)) & 1U) << s;
+    return set;
+  }
+  static unsigned black_set(unsigned material) { return white_set(material >> 1); }
+  static int occupant_of(const Position& pos, int square) {
+    for (int piece = 0; piece < kPieceKinds; ++piece) {
+      if (pos.square[piece] == square) return piece;
+    }
+    return kNone;
+  }
+  // The placement index of compact squares s[0..n), mirrored first if `mirror`.
+  [[nodiscard]] Index placement(const std::uint8_t* squares, int n, bool mirror) const;
+
+  Options options_;
+  const Tables& tables_;
+};
+
+static_assert(Game<Jungle>);
+static_assert(HasSymmetries<Jungle>);
+static_assert(HasEndPositionCount<Jungle>);
+
+}  // namespace gs::jungle

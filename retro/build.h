@@ -1,0 +1,93 @@
+#pragma once
+// Builds the databases of every tier up to a size limit, children before parents. A
+// tier whose file is complete with a good checksum is never recomputed, so a killed
+// build resumes where it stopped.
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "db/database.h"
+#include "retro/tier_solver.h"
+
+namespace gs::retro {
+
+struct BuildOptions {
+  SolveOptions solve;
+  std::uint64_t memory_bytes = std::uint64_t{8} << 30;
+};
+
+struct TierReport {
+  Tier tier = 0;
+  std::string name;
+  bool built = false;  // false: the file was already complete
+  double seconds = 0;
+  db::TierHeader header;
+};
+
+// Every tier up to the limit and all tiers they depend on, each after its children.
+template <Game G>
+std::vector<Tier> tiers_in_order(const G& game, int limit) {
+  std::vector<Tier> order;
+  std::set<Tier> done;
+  std::set<Tier> open;
+  std::function<void(Tier)> visit = [&](Tier tier) {
+    if (done.contains(tier)) return;
+    if (!open.insert(tier).second) fail("the tier graph of {} has a cycle through {}", G::kName, game.tier_name(tier));
+    for (const Tier child : game.children(tier)) visit(child);
+    open.erase(tier);
+    done.insert(tier);
+    order.push_back(tier);
+  };
+  for (const Tier tier : game.tiers(limit)) visit(tier);
+  return order;
+}
+
+template <Game G>
+std::vector<TierReport> build(const G& game, db::Database& database, int limit,
+                              const BuildOptions& options,
+                              const std::function<void(const TierReport&)>& on_tier = {}) {
+  std::vector<TierReport> reports;
+  for (const Tier tier : tiers_in_order(game, limit)) {
+    TierReport report;
+    report.tier = tier;
+    report.name = game.tier_name(tier);
+    const auto& location = database.location();
+    const auto path = location.file(report.name);
+    const auto expected = location.expected(tier, game.size(tier));
+    if (db::tier_file_good(path, expected)) {
+      report.header = database.find(game, tier)->header();
+    } else {
+      const std::uint64_t need = TierSolver<G>::working_bytes(game, tier);
+      if (need > options.memory_bytes) {
+        fail("tier {} needs {:.2f} GiB of working memory, over the budget of {:.2f} GiB (--memory)",
+             report.name, static_cast<double>(need) / (1U << 30),
+             static_cast<double>(options.memory_bytes) / (1U << 30));
+      }
+      const auto start = std::chrono::steady_clock::now();
+      database.forget(tier);
+      db::TierHeader header;
+      header.game = location.game;
+      header.variant = location.variant;
+      header.rules = location.rules;
+      header.tier = tier;
+      header.tier_name = report.name;
+      {
+        TierSolver<G> solver(game, database, tier, options.solve);
+        const std::vector<ValueCode> codes = solver.solve();
+        report.header = db::write_tier(path, header, codes);
+      }
+      report.built = true;
+      report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    }
+    if (on_tier) on_tier(report);
+    reports.push_back(report);
+  }
+  return reports;
+}
+
+}  // namespace gs::retro

@@ -1,0 +1,228 @@
+#pragma once
+// Retrograde analysis of one tier with exact depths (DESIGN.md, notes/retrograde.md).
+//
+// Working memory is one 16-bit cell per index:
+//
+//   code < kCodeLimit          a value (core/value.h); a win may still be lowered
+//                              while its depth is above the level being processed
+//   kCounting | n              not yet decided; n distinct in-tier successors unknown
+//
+// 1. Scan: each position gets the best value its moves out of the tier give (terminal
+//    positions and child tiers, already solved): a win is stored at once, pending
+//    shorter in-tier wins; without one, the cell counts its distinct in-tier successors.
+// 2. Levels d = 0, 1, 2, ...: every cell holding a win or loss of depth exactly d is
+//    final. A loss in d makes each undecided in-tier predecessor a win in d+1 (or
+//    lowers a longer pending win); a win in d decrements each undecided predecessor's
+//    count, and the decrement that reaches zero decides the predecessor: a loss in
+//    1 + d, or what its moves out of the tier give if that is better (a longer loss or a
+//    draw), recomputed then rather than stored.
+// 3. Cells still undecided are draws.
+//
+// Successors and predecessors are counted as distinct indices: a position whose two
+// moves reach symmetric positions has one successor index, and that index lists it once
+// among its predecessors. Updates within a level use atomic compare-and-swap on the
+// cells; every outcome is independent of thread timing, so files are byte-identical for
+// any thread count.
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/parallel.h"
+#include "core/progress.h"
+#include "db/database.h"
+
+namespace gs::retro {
+
+inline constexpr ValueCode kCounting = kCodeLimit;
+
+struct SolveOptions {
+  int threads = default_threads();
+  bool quiet = false;
+};
+
+template <Game G>
+class TierSolver {
+ public:
+  using Position = typename G::Position;
+
+  TierSolver(const G& game, db::Database& database, Tier tier, SolveOptions options)
+      : game_(game), tier_(tier), options_(options) {
+    for (const Tier child : game.children(tier)) {
+      const db::TierReader* reader = database.find(game, child);
+      if (reader == nullptr) {
+        fail("tier {} needs tier {}, which is not built", game.tier_name(tier), game.tier_name(child));
+      }
+      children_.push_back({child, reader});
+    }
+  }
+
+  // Memory the solve needs beyond the child tiers' mapped files.
+  static std::uint64_t working_bytes(const G& game, Tier tier) {
+    return game.size(tier) * sizeof(ValueCode);
+  }
+
+  // Solves the tier; returns one value code per index (kHoleCode for holes).
+  std::vector<ValueCode> solve() {
+    const Index size = game_.size(tier_);
+    cells_.assign(size, kHoleCode);
+    Progress progress(game_.tier_name(tier_), size, options_.quiet);
+    progress.set_stage("scan");
+    parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int) {
+      for (Index i = begin; i < end; ++i) cells_[i] = scan(i);
+      progress.add(end - begin);
+    });
+    for (Depth level = 0; level <= max_depth_.load(); ++level) {
+      progress.set_stage(fmt::format("depth {}", level));
+      const ValueCode win = Value::win(level).code();
+      const ValueCode loss = Value::loss(level).code();
+      parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int) {
+        for (Index i = begin; i < end; ++i) {
+          const ValueCode code = std::atomic_ref(cells_[i]).load(std::memory_order_relaxed);
+          if (code == win || code == loss) propagate(i, code == loss, level);
+        }
+      });
+    }
+    for (ValueCode& cell : cells_) {
+      if (cell >= kCounting) cell = kDrawCode;
+    }
+    return std::move(cells_);
+  }
+
+ private:
+  static constexpr Index kChunk = 1 << 14;
+
+  struct Child {
+    Tier tier;
+    const db::TierReader* reader;
+  };
+
+  // The best value the moves leaving the tier give (terminal positions and child
+  // tiers), and the distinct in-tier successors.
+  struct Outside {
+    std::optional<Value> best;
+    SmallVector<Index, G::kMaxMoves> inside;
+  };
+
+  Outside examine(const Position& pos) const {
+    Outside result;
+    MoveList<G> moves;
+    game_.moves(pos, moves);
+    for (const auto& move : moves) {
+      const Position next = game_.play(pos, move);
+      std::optional<Value> value = game_.terminal(next);
+      if (!value) {
+        const Ranked ranked = game_.rank(next);
+        if (ranked.tier == tier_) {
+          result.inside.push_back(ranked.index);
+          continue;
+        }
+        value = child_value(ranked);
+      }
+      const Value mine = value->before_move();
+      if (!result.best || mine.better_than(*result.best)) result.best = mine;
+    }
+    std::sort(result.inside.begin(), result.inside.end());
+    result.inside.resize(static_cast<std::size_t>(
+        std::unique(result.inside.begin(), result.inside.end()) - result.inside.begin()));
+    if (moves.empty()) result.best = game_.no_move_value();
+    return result;
+  }
+
+  Value child_value(const Ranked& ranked) const {
+    for (const Child& child : children_) {
+      if (child.tier != ranked.tier) continue;
+      const ValueCode code = child.reader->code(ranked.index);
+      if (code == kHoleCode || code >= kCodeLimit) {
+        fail("tier {} index {} holds no value (corrupt file?)", game_.tier_name(ranked.tier), ranked.index);
+      }
+      return Value::from_code(code);
+    }
+    fail("a move from tier {} leads to tier {}, which is not among its children",
+         game_.tier_name(tier_), game_.tier_name(ranked.tier));
+  }
+
+  ValueCode scan(Index index) {
+    const std::optional<Position> pos = game_.unrank(tier_, index);
+    if (!pos) return kHoleCode;
+    if (const auto value = game_.terminal(*pos)) return record(*value);
+    const Outside outside = examine(*pos);
+    if (outside.best && (outside.best->is_win() || outside.inside.empty())) {
+      return record(*outside.best);
+    }
+    return static_cast<ValueCode>(kCounting | outside.inside.size());
+  }
+
+  ValueCode record(Value value) {
+    if (!value.is_draw()) raise_max_depth(value.depth());
+    return value.code();
+  }
+
+  void raise_max_depth(Depth depth) {
+    if (depth > kMaxDepth) fail("tier {}: depth {} exceeds the limit {}", game_.tier_name(tier_), depth, kMaxDepth);
+    Depth seen = max_depth_.load(std::memory_order_relaxed);
+    while (seen < depth && !max_depth_.compare_exchange_weak(seen, depth)) {
+    }
+  }
+
+  void propagate(Index index, bool lost, Depth level) {
+    const Position pos = *game_.unrank(tier_, index);
+    UnmoveList<G> previous;
+    game_.unmoves(pos, previous);
+    SmallVector<Index, G::kMaxUnmoves> indices;
+    for (const Position& p : previous) indices.push_back(game_.rank(p).index);
+    std::sort(indices.begin(), indices.end());
+    const auto* last = std::unique(indices.begin(), indices.end());
+    for (const Index* q = indices.begin(); q != last; ++q) {
+      if (lost) {
+        make_win(*q, static_cast<Depth>(level + 1));
+      } else {
+        count_down(*q, level);
+      }
+    }
+  }
+
+  void make_win(Index index, Depth depth) {
+    const ValueCode target = Value::win(depth).code();
+    std::atomic_ref cell(cells_[index]);
+    ValueCode code = cell.load(std::memory_order_relaxed);
+    while (code >= kCounting || (code > target && (code & 1U) == 0)) {
+      if (cell.compare_exchange_weak(code, target, std::memory_order_relaxed)) {
+        raise_max_depth(depth);
+        return;
+      }
+    }
+  }
+
+  void count_down(Index index, Depth level) {
+    std::atomic_ref cell(cells_[index]);
+    ValueCode code = cell.load(std::memory_order_relaxed);
+    while (code >= kCounting) {
+      if ((code & ~kCounting) > 1) {
+        if (cell.compare_exchange_weak(code, static_cast<ValueCode>(code - 1), std::memory_order_relaxed)) return;
+        continue;
+      }
+      // The last unknown successor is a win for the opponent: the position is decided.
+      Value value = Value::loss(static_cast<Depth>(level + 1));
+      const Outside outside = examine(*game_.unrank(tier_, index));
+      if (outside.best && outside.best->better_than(value)) value = *outside.best;
+      if (cell.compare_exchange_strong(code, value.code(), std::memory_order_relaxed)) {
+        if (!value.is_draw()) raise_max_depth(value.depth());
+        return;
+      }
+    }
+  }
+
+  const G& game_;
+  Tier tier_;
+  SolveOptions options_;
+  std::vector<Child> children_;
+  std::vector<ValueCode> cells_;
+  std::atomic<Depth> max_depth_{0};
+};
+
+}  // namespace gs::retro

@@ -1,0 +1,101 @@
+#pragma once
+// Verification of a built tier: every stored value is re-derived from the stored values
+// of its successors, found by forward moves (the build finds predecessors by unmoves and
+// counts). A win in d needs a successor lost in d-1 and none lost sooner; a loss in d
+// needs every successor won, the longest in d-1; a draw needs no successor lost and one
+// drawn (or no move where the rules make that a draw). Holes must be exactly the indices
+// without a position.
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/parallel.h"
+#include "core/progress.h"
+#include "db/database.h"
+
+namespace gs::retro {
+
+struct Inconsistency {
+  Index index = 0;
+  std::string position;
+  std::string stored;
+  std::string expected;
+};
+
+template <Game G>
+std::optional<Inconsistency> verify_tier(const G& game, db::Database& database, Tier tier,
+                                         int threads, bool quiet) {
+  const db::TierReader* self = database.find(game, tier);
+  if (self == nullptr) fail("tier {} is not built", game.tier_name(tier));
+  std::vector<std::pair<Tier, const db::TierReader*>> readers{{tier, self}};
+  for (const Tier child : game.children(tier)) {
+    const db::TierReader* reader = database.find(game, child);
+    if (reader == nullptr) fail("tier {} needs tier {}, which is not built", game.tier_name(tier), game.tier_name(child));
+    readers.emplace_back(child, reader);
+  }
+  auto stored_value = [&](const Ranked& ranked) -> ValueCode {
+    for (const auto& [t, reader] : readers) {
+      if (t == ranked.tier) return reader->code(ranked.index);
+    }
+    fail("a move from tier {} leads to tier {}, which is not among its children",
+         game.tier_name(tier), game.tier_name(ranked.tier));
+  };
+
+  const Index size = game.size(tier);
+  std::atomic<Index> first_bad{std::numeric_limits<Index>::max()};
+  std::mutex mutex;
+  std::optional<Inconsistency> found;
+  Progress progress("verify " + game.tier_name(tier), size, quiet);
+  parallel_for(0, size, threads, 1 << 14, [&](Index begin, Index end, int) {
+    for (Index i = begin; i < end && i < first_bad.load(std::memory_order_relaxed); ++i) {
+      const ValueCode stored = self->code(i);
+      const auto pos = game.unrank(tier, i);
+      std::optional<Value> expected;
+      if (pos) {
+        expected = game.terminal(*pos);
+        if (!expected) {
+          MoveList<G> moves;
+          game.moves(*pos, moves);
+          if (moves.empty()) expected = game.no_move_value();
+          for (const auto& move : moves) {
+            const auto next = game.play(*pos, move);
+            std::optional<Value> value = game.terminal(next);
+            if (!value) {
+              const ValueCode code = stored_value(game.rank(next));
+              if (code == kHoleCode || code >= kCodeLimit) {
+                value.reset();
+              } else {
+                value = Value::from_code(code);
+              }
+            }
+            if (!value) {
+              expected.reset();  // a successor holds no value: reported below
+              break;
+            }
+            const Value mine = value->before_move();
+            if (!expected || mine.better_than(*expected)) expected = mine;
+          }
+        }
+      }
+      const bool good = pos ? (expected && stored == expected->code()) : stored == kHoleCode;
+      if (good) continue;
+      const std::lock_guard lock(mutex);
+      if (i >= first_bad.load()) continue;
+      first_bad = i;
+      found = Inconsistency{
+          i, pos ? game.position_text(*pos) : "(no position: a hole)",
+          stored == kHoleCode ? "no value" : (stored >= kCodeLimit ? "invalid code" : Value::from_code(stored).to_string()),
+          !pos ? "no value" : (expected ? expected->to_string() : "(a successor holds no value)")};
+    }
+    progress.add(end - begin);
+  });
+  return found;
+}
+
+}  // namespace gs::retro
