@@ -15,8 +15,8 @@ struct CommonOptions {
   std::filesystem::path data = "data";
   bool json = false;
   bool quiet = false;
-  int threads = 0;           // 0: every core
-  double memory_gib = 8.0;   // the working-memory budget of a build
+  int threads = 0;          // 0: every core
+  double memory_gib = 8.0;  // the working-memory budget of a build
 };
 
 class Driver {

@@ -56,17 +56,18 @@ class GameDriver final : public Driver {
                    static_cast<double>(report.header.positions) / std::max(report.seconds, 1e-9) / 1e6);
       } else {
         ++skipped;
-        if (!options.quiet) fmt::print("{:<12} {:>12} indices  already built\n", report.name, report.header.positions);
+        if (!options.quiet)
+          fmt::print("{:<12} {:>12} indices  already built\n", report.name, report.header.positions);
       }
       std::fflush(stdout);
     });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    fmt::print("built {} tiers ({} indices) in {:.2f}s, {:.2f}M indices/s on {} threads; {} tiers were "
-               "already complete; peak RSS {:.1f} MiB; databases in {}\n",
-               built, built_positions, seconds,
-               static_cast<double>(built_positions) / std::max(seconds, 1e-9) / 1e6, threads(options),
-               skipped, static_cast<double>(peak_rss_bytes()) / (1 << 20),
-               database.location().directory().string());
+    fmt::print(
+        "built {} tiers ({} indices) in {:.2f}s, {:.2f}M indices/s on {} threads; {} tiers were "
+        "already complete; peak RSS {:.1f} MiB; databases in {}\n",
+        built, built_positions, seconds, static_cast<double>(built_positions) / std::max(seconds, 1e-9) / 1e6,
+        threads(options), skipped, static_cast<double>(peak_rss_bytes()) / (1 << 20),
+        database.location().directory().string());
     return 0;
   }
 
@@ -106,7 +107,8 @@ class GameDriver final : public Driver {
       }
       out["moves"] = nlohmann::json::array();
       for (const Row& row : rows) {
-        out["moves"].push_back({{"move", row.move}, {"position", row.position}, {"value", json_value(row.value)}});
+        out["moves"].push_back(
+            {{"move", row.move}, {"position", row.position}, {"value", json_value(row.value)}});
       }
       fmt::print("{}\n", out.dump(2));
       return 0;
@@ -121,7 +123,8 @@ class GameDriver final : public Driver {
     fmt::print("tier {} index {}\n", game_.tier_name(ranked.tier), ranked.index);
     fmt::print("value: {}\n", value_text(value));
     if (rows.empty()) fmt::print("no legal move\n");
-    for (const Row& row : rows) fmt::print("  {:<8} {:<16} {}\n", row.move, value_text(row.value), row.position);
+    for (const Row& row : rows)
+      fmt::print("  {:<8} {:<16} {}\n", row.move, value_text(row.value), row.position);
     return 0;
   }
 
@@ -142,8 +145,9 @@ class GameDriver final : public Driver {
       if (!options.quiet) fmt::print("{:<12} ok\n", game_.tier_name(tier));
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    fmt::print("verified {} indices of {} up to {} pieces in {:.2f}s: every value agrees with its successors\n",
-               positions, G::kName, pieces, seconds);
+    fmt::print(
+        "verified {} indices of {} up to {} pieces in {:.2f}s: every value agrees with its successors\n",
+        positions, G::kName, pieces, seconds);
     return 0;
   }
 
@@ -176,25 +180,41 @@ class GameDriver final : public Driver {
       total[4] = std::max<std::uint64_t>(total[4], h.longest_win);
       total[5] += reader->file_bytes();
       if (options.json) {
-        tiers.push_back({{"tier", h.tier_name}, {"built", true}, {"pieces", game_.tier_pieces(tier)},
-                         {"indices", h.positions}, {"positions", positions}, {"wins", h.wins},
-                         {"draws", h.draws}, {"losses", h.losses}, {"longest_win", h.longest_win},
-                         {"longest_loss", h.longest_loss}, {"file_bytes", reader->file_bytes()}});
+        tiers.push_back({{"tier", h.tier_name},
+                         {"built", true},
+                         {"pieces", game_.tier_pieces(tier)},
+                         {"indices", h.positions},
+                         {"positions", positions},
+                         {"wins", h.wins},
+                         {"draws", h.draws},
+                         {"losses", h.losses},
+                         {"longest_win", h.longest_win},
+                         {"longest_loss", h.longest_loss},
+                         {"file_bytes", reader->file_bytes()}});
       } else {
         fmt::print("{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>12}\n", h.tier_name, positions, h.wins,
                    h.draws, h.losses, h.longest_win, h.longest_loss, reader->file_bytes());
       }
     }
     if (options.json) {
-      nlohmann::json out = {{"game", std::string(G::kName)}, {"variant", game_.variant()},
-                            {"rules", game_.rule_text()}, {"tiers", tiers},
-                            {"total", {{"positions", total[0]}, {"wins", total[1]}, {"draws", total[2]},
-                                       {"losses", total[3]}, {"longest_win", total[4]}, {"file_bytes", total[5]}}}};
+      nlohmann::json out = {{"game", std::string(G::kName)},
+                            {"variant", game_.variant()},
+                            {"rules", game_.rule_text()},
+                            {"tiers", tiers},
+                            {"total",
+                             {{"positions", total[0]},
+                              {"wins", total[1]},
+                              {"draws", total[2]},
+                              {"losses", total[3]},
+                              {"longest_win", total[4]},
+                              {"file_bytes", total[5]}}}};
       fmt::print("{}\n", out.dump(2));
     } else {
-      fmt::print("{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>12}\n", "total", total[0], total[1], total[2],
-                 total[3], total[4], "", total[5]);
-      if (missing > 0) fmt::print("{} tiers are not built: run gamesolver build {} --pieces {}\n", missing, G::kName, pieces);
+      fmt::print("{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>12}\n", "total", total[0], total[1],
+                 total[2], total[3], total[4], "", total[5]);
+      if (missing > 0)
+        fmt::print("{} tiers are not built: run gamesolver build {} --pieces {}\n", missing, G::kName,
+                   pieces);
     }
     return missing > 0 ? 1 : 0;
   }
@@ -241,18 +261,25 @@ class GameDriver final : public Driver {
       }
     }
     nlohmann::json rows = nlohmann::json::array();
-    if (!options.json) fmt::print("{:>6} {:>16} {:>16} {:>12} {:>16}\n", "pieces", "positions", "end positions", "stalemates", "indices");
+    if (!options.json)
+      fmt::print("{:>6} {:>16} {:>16} {:>12} {:>16}\n", "pieces", "positions", "end positions", "stalemates",
+                 "indices");
     for (const auto& [n, c] : by_pieces) {
       std::uint64_t end_positions = c.terminal;
       if constexpr (HasEndPositionCount<G>) end_positions += game_.end_positions(n);
       if (options.json) {
-        rows.push_back({{"pieces", n}, {"positions", c.positions}, {"end_positions", end_positions},
-                        {"stalemates", c.stalemates}, {"indices", c.indices}});
+        rows.push_back({{"pieces", n},
+                        {"positions", c.positions},
+                        {"end_positions", end_positions},
+                        {"stalemates", c.stalemates},
+                        {"indices", c.indices}});
       } else {
-        fmt::print("{:>6} {:>16} {:>16} {:>12} {:>16}\n", n, c.positions, end_positions, c.stalemates, c.indices);
+        fmt::print("{:>6} {:>16} {:>16} {:>12} {:>16}\n", n, c.positions, end_positions, c.stalemates,
+                   c.indices);
       }
     }
-    if (options.json) fmt::print("{}\n", nlohmann::json{{"game", std::string(G::kName)}, {"counts", rows}}.dump(2));
+    if (options.json)
+      fmt::print("{}\n", nlohmann::json{{"game", std::string(G::kName)}, {"counts", rows}}.dump(2));
     return 0;
   }
 
@@ -291,8 +318,10 @@ class GameDriver final : public Driver {
         continue;
       }
       if (!value) {
-        fmt::print("this position is beyond the databases ({} is not built): the perfect player "
-                   "cannot move from here\n", game_.tier_name(game_.rank(pos).tier));
+        fmt::print(
+            "this position is beyond the databases ({} is not built): the perfect player "
+            "cannot move from here\n",
+            game_.tier_name(game_.rank(pos).tier));
         return 0;
       }
       // The perfect move: the shortest win, else a draw, else the longest loss.

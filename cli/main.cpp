@@ -37,8 +37,8 @@ std::string games_help() {
   return text;
 }
 
-CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description, Command& command,
-                      bool with_pieces) {
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
+                      Command& command, bool with_pieces) {
   CLI::App* sub = app.add_subcommand(name, description);
   sub->add_option("game", command.game, "the game (see gamesolver --help)")->required();
   sub->add_option("--data", command.common.data, "database directory")->capture_default_str();
@@ -62,8 +62,10 @@ int main(int argc, char** argv) {
   Command command;
   std::function<int(gs::cli::Driver&)> run;
 
-  CLI::App* build = add_command(app, "build", "build the databases of every tier up to --pieces", command, true);
-  build->add_option("--threads", command.common.threads, "threads (default: every core)")->check(CLI::Range(1, 1024));
+  CLI::App* build =
+      add_command(app, "build", "build the databases of every tier up to --pieces", command, true);
+  build->add_option("--threads", command.common.threads, "threads (default: every core)")
+      ->check(CLI::Range(1, 1024));
   build->add_option("--memory", command.common.memory_gib, "working-memory budget in GiB")
       ->capture_default_str()
       ->check(CLI::Range(0.001, 1e6));
@@ -72,28 +74,35 @@ int main(int argc, char** argv) {
   CLI::App* probe = add_command(app, "probe", "the value of a position and of every move", command, false);
   probe->add_option("position", command.position, "position text, or 'start'")->required();
   probe->add_flag("--json", command.common.json, "JSON output");
-  probe->callback([&] { run = [&](gs::cli::Driver& d) { return d.probe(command.common, command.position); }; });
+  probe->callback(
+      [&] { run = [&](gs::cli::Driver& d) { return d.probe(command.common, command.position); }; });
 
-  CLI::App* verify = add_command(app, "verify", "re-derive every stored value from its successors", command, true);
-  verify->add_option("--threads", command.common.threads, "threads (default: every core)")->check(CLI::Range(1, 1024));
-  verify->callback([&] { run = [&](gs::cli::Driver& d) { return d.verify(command.common, command.pieces); }; });
+  CLI::App* verify =
+      add_command(app, "verify", "re-derive every stored value from its successors", command, true);
+  verify->add_option("--threads", command.common.threads, "threads (default: every core)")
+      ->check(CLI::Range(1, 1024));
+  verify->callback(
+      [&] { run = [&](gs::cli::Driver& d) { return d.verify(command.common, command.pieces); }; });
 
-  CLI::App* stats = add_command(app, "stats", "per tier: positions, wins, draws, losses, depths, file size", command, true);
+  CLI::App* stats =
+      add_command(app, "stats", "per tier: positions, wins, draws, losses, depths, file size", command, true);
   stats->add_flag("--json", command.common.json, "JSON output");
   stats->callback([&] { run = [&](gs::cli::Driver& d) { return d.stats(command.common, command.pieces); }; });
 
-  CLI::App* count = add_command(app, "count", "count positions from the rules, without databases", command, true);
+  CLI::App* count =
+      add_command(app, "count", "count positions from the rules, without databases", command, true);
   count->add_flag("--json", command.common.json, "JSON output");
-  count->add_option("--threads", command.common.threads, "threads (default: every core)")->check(CLI::Range(1, 1024));
+  count->add_option("--threads", command.common.threads, "threads (default: every core)")
+      ->check(CLI::Range(1, 1024));
   count->callback([&] { run = [&](gs::cli::Driver& d) { return d.count(command.common, command.pieces); }; });
 
-  CLI::App* play = add_command(app, "play", "play against the perfect player in the terminal", command, false);
+  CLI::App* play =
+      add_command(app, "play", "play against the perfect player in the terminal", command, false);
   play->add_option("--from", command.from, "start from this position (or 'start')");
   play->add_option("--human", command.human, "the side you play: white, black, or auto (the side to move)")
       ->check(CLI::IsMember({"white", "black", "auto"}));
-  play->callback([&] {
-    run = [&](gs::cli::Driver& d) { return d.play(command.common, command.from, command.human); };
-  });
+  play->callback(
+      [&] { run = [&](gs::cli::Driver& d) { return d.play(command.common, command.from, command.human); }; });
 
   try {
     app.parse(argc, argv);

@@ -69,9 +69,8 @@ template <class G>
 using UnmoveList = SmallVector<typename G::Position, G::kMaxUnmoves>;
 
 template <class G>
-concept Game = requires(const G& game, const typename G::Position& pos,
-                        const typename G::Move& move, MoveList<G>& moves,
-                        UnmoveList<G>& unmoves, std::string_view text, Tier tier,
+concept Game = requires(const G& game, const typename G::Position& pos, const typename G::Move& move,
+                        MoveList<G>& moves, UnmoveList<G>& unmoves, std::string_view text, Tier tier,
                         Index index, int limit) {
   typename G::Position;
   typename G::Move;

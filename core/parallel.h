@@ -12,15 +12,12 @@
 namespace gs {
 
 // The number of threads to use when the user gives none: every core.
-inline int default_threads() {
-  return std::max(1U, std::thread::hardware_concurrency());
-}
+inline int default_threads() { return std::max(1U, std::thread::hardware_concurrency()); }
 
 // Calls body(begin, end, thread) for disjoint chunks covering [first, last), on
 // `threads` threads. An exception thrown by a body stops the loop and is rethrown.
 template <class Body>
-void parallel_for(std::uint64_t first, std::uint64_t last, int threads, std::uint64_t chunk,
-                  Body&& body) {
+void parallel_for(std::uint64_t first, std::uint64_t last, int threads, std::uint64_t chunk, Body&& body) {
   if (first >= last) return;
   chunk = std::max<std::uint64_t>(chunk, 1);
   const std::uint64_t chunks = (last - first + chunk - 1) / chunk;

@@ -46,8 +46,7 @@ void Progress::run() {
 }
 
 void Progress::report(bool final_line) {
-  const double elapsed =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   const std::uint64_t done = done_.load(std::memory_order_relaxed);
   const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
   std::string stage;
@@ -55,8 +54,7 @@ void Progress::report(bool final_line) {
     const std::lock_guard lock(mutex_);
     stage = stage_;
   }
-  std::string line = fmt::format("{}{}{}: {}/{}", label_, stage.empty() ? "" : " ", stage, done,
-                                 total_);
+  std::string line = fmt::format("{}{}{}: {}/{}", label_, stage.empty() ? "" : " ", stage, done, total_);
   if (total_ > 0) {
     line += fmt::format(" ({:.1f}%)", 100.0 * static_cast<double>(done) / static_cast<double>(total_));
   }

@@ -62,9 +62,7 @@ class Value {
     }
     return 0x10000;
   }
-  [[nodiscard]] constexpr bool better_than(Value other) const {
-    return preference() > other.preference();
-  }
+  [[nodiscard]] constexpr bool better_than(Value other) const { return preference() > other.preference(); }
 
   [[nodiscard]] constexpr ValueCode code() const {
     switch (outcome_) {
@@ -83,7 +81,7 @@ class Value {
 
   constexpr bool operator==(const Value&) const = default;
 
-  [[nodiscard]] std::string to_string() const;  // "win in 5", "draw", "loss in 0"
+  [[nodiscard]] std::string to_string() const;     // "win in 5", "draw", "loss in 0"
   [[nodiscard]] std::string short_string() const;  // "W5", "D", "L0"
 
  private:

@@ -31,7 +31,7 @@ std::uint64_t get_u64(const std::uint8_t* at) {
 }
 void put_text(std::uint8_t* at, std::size_t size, const std::string& text, const char* field) {
   if (text.size() >= size) fail("internal error: {} '{}' is too long for the file header", field, text);
-  std::memcpy(at, text.data(), text.size());
+  std::copy(text.begin(), text.end(), at);  // the rest of the field stays zero
 }
 std::string get_text(const std::uint8_t* at, std::size_t size) {
   const auto* begin = reinterpret_cast<const char*>(at);
@@ -68,9 +68,12 @@ TierHeader decode(const std::uint8_t* bytes, const std::string& file) {
   if (std::memcmp(bytes, kMagic.data(), kMagic.size()) != 0) {
     fail("{}: not a gamesolver database file (bad magic)", file);
   }
-  const std::uint32_t version = bytes[8] | (bytes[9] << 8) | (bytes[10] << 16) | (static_cast<std::uint32_t>(bytes[11]) << 24);
-  if (version != kFormatVersion) fail("{}: format version {} is not supported (this build reads {})", file, version, kFormatVersion);
-  if (get_u64(bytes + 248) != XXH3_64bits(bytes, 248)) fail("{}: header checksum mismatch (corrupt file)", file);
+  const std::uint32_t version =
+      bytes[8] | (bytes[9] << 8) | (bytes[10] << 16) | (static_cast<std::uint32_t>(bytes[11]) << 24);
+  if (version != kFormatVersion)
+    fail("{}: format version {} is not supported (this build reads {})", file, version, kFormatVersion);
+  if (get_u64(bytes + 248) != XXH3_64bits(bytes, 248))
+    fail("{}: header checksum mismatch (corrupt file)", file);
   TierHeader h;
   h.game = get_text(bytes + 16, 16);
   h.variant = get_text(bytes + 32, 32);
@@ -86,7 +89,8 @@ TierHeader decode(const std::uint8_t* bytes, const std::string& file) {
   h.longest_loss = static_cast<Depth>(bytes[202] | (bytes[203] << 8));
   h.value_bytes = bytes[204];
   h.values_checksum = get_u64(bytes + 208);
-  if (h.value_bytes != 1 && h.value_bytes != 2) fail("{}: {} bytes per value is not supported", file, h.value_bytes);
+  if (h.value_bytes != 1 && h.value_bytes != 2)
+    fail("{}: {} bytes per value is not supported", file, h.value_bytes);
   return h;
 }
 
@@ -135,14 +139,15 @@ class MappedTier final : public TierReader {
     const TierHeader& h = header_;
     if (h.game != expected.game || h.variant != expected.variant || h.rules != expected.rules ||
         h.tier != expected.tier) {
-      fail("{}: holds {} {} [{}] tier {}, expected {} {} [{}] tier {}", name_, h.game, h.variant,
-           h.rules, h.tier, expected.game, expected.variant, expected.rules, expected.tier);
+      fail("{}: holds {} {} [{}] tier {}, expected {} {} [{}] tier {}", name_, h.game, h.variant, h.rules,
+           h.tier, expected.game, expected.variant, expected.rules, expected.tier);
     }
     if (h.positions != expected.positions) {
       fail("{}: holds {} positions, the tier has {}", name_, h.positions, expected.positions);
     }
     const std::uint64_t want = kHeaderSize + h.positions * h.value_bytes;
-    if (bytes_ != want) fail("{}: truncated or extended database file ({} bytes, expected {})", name_, bytes_, want);
+    if (bytes_ != want)
+      fail("{}: truncated or extended database file ({} bytes, expected {})", name_, bytes_, want);
     if (check_values && XXH3_64bits(map_ + kHeaderSize, bytes_ - kHeaderSize) != h.values_checksum) {
       fail("{}: checksum mismatch in the values (corrupt file)", name_);
     }

@@ -81,8 +81,7 @@ std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const E
 
 // Writes a tier file atomically. The header's counts and checksum are computed here
 // from the codes. Throws gs::Error (a full disk among others) and leaves no file.
-TierHeader write_tier(const std::filesystem::path& path, TierHeader header,
-                      std::span<const ValueCode> codes);
+TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes);
 
 // Whether a complete, consistent file for the expected tier is at path.
 bool tier_file_good(const std::filesystem::path& path, const Expected& expected);

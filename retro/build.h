@@ -37,7 +37,8 @@ std::vector<Tier> tiers_in_order(const G& game, int limit) {
   std::set<Tier> open;
   std::function<void(Tier)> visit = [&](Tier tier) {
     if (done.contains(tier)) return;
-    if (!open.insert(tier).second) fail("the tier graph of {} has a cycle through {}", G::kName, game.tier_name(tier));
+    if (!open.insert(tier).second)
+      fail("the tier graph of {} has a cycle through {}", G::kName, game.tier_name(tier));
     for (const Tier child : game.children(tier)) visit(child);
     open.erase(tier);
     done.insert(tier);
@@ -48,8 +49,7 @@ std::vector<Tier> tiers_in_order(const G& game, int limit) {
 }
 
 template <Game G>
-std::vector<TierReport> build(const G& game, db::Database& database, int limit,
-                              const BuildOptions& options,
+std::vector<TierReport> build(const G& game, db::Database& database, int limit, const BuildOptions& options,
                               const std::function<void(const TierReport&)>& on_tier = {}) {
   std::vector<TierReport> reports;
   for (const Tier tier : tiers_in_order(game, limit)) {

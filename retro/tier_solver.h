@@ -62,9 +62,7 @@ class TierSolver {
   }
 
   // Memory the solve needs beyond the child tiers' mapped files.
-  static std::uint64_t working_bytes(const G& game, Tier tier) {
-    return game.size(tier) * sizeof(ValueCode);
-  }
+  static std::uint64_t working_bytes(const G& game, Tier tier) { return game.size(tier) * sizeof(ValueCode); }
 
   // Solves the tier; returns one value code per index (kHoleCode for holes).
   std::vector<ValueCode> solve() {
@@ -127,8 +125,8 @@ class TierSolver {
       if (!result.best || mine.better_than(*result.best)) result.best = mine;
     }
     std::sort(result.inside.begin(), result.inside.end());
-    result.inside.resize(static_cast<std::size_t>(
-        std::unique(result.inside.begin(), result.inside.end()) - result.inside.begin()));
+    result.inside.resize(static_cast<std::size_t>(std::unique(result.inside.begin(), result.inside.end()) -
+                                                  result.inside.begin()));
     if (moves.empty()) result.best = game_.no_move_value();
     return result;
   }
@@ -142,8 +140,8 @@ class TierSolver {
       }
       return Value::from_code(code);
     }
-    fail("a move from tier {} leads to tier {}, which is not among its children",
-         game_.tier_name(tier_), game_.tier_name(ranked.tier));
+    fail("a move from tier {} leads to tier {}, which is not among its children", game_.tier_name(tier_),
+         game_.tier_name(ranked.tier));
   }
 
   ValueCode scan(Index index) {
@@ -163,7 +161,8 @@ class TierSolver {
   }
 
   void raise_max_depth(Depth depth) {
-    if (depth > kMaxDepth) fail("tier {}: depth {} exceeds the limit {}", game_.tier_name(tier_), depth, kMaxDepth);
+    if (depth > kMaxDepth)
+      fail("tier {}: depth {} exceeds the limit {}", game_.tier_name(tier_), depth, kMaxDepth);
     Depth seen = max_depth_.load(std::memory_order_relaxed);
     while (seen < depth && !max_depth_.compare_exchange_weak(seen, depth)) {
     }
@@ -203,7 +202,8 @@ class TierSolver {
     ValueCode code = cell.load(std::memory_order_relaxed);
     while (code >= kCounting) {
       if ((code & ~kCounting) > 1) {
-        if (cell.compare_exchange_weak(code, static_cast<ValueCode>(code - 1), std::memory_order_relaxed)) return;
+        if (cell.compare_exchange_weak(code, static_cast<ValueCode>(code - 1), std::memory_order_relaxed))
+          return;
         continue;
       }
       // The last unknown successor is a win for the opponent: the position is decided.

@@ -29,22 +29,23 @@ struct Inconsistency {
 };
 
 template <Game G>
-std::optional<Inconsistency> verify_tier(const G& game, db::Database& database, Tier tier,
-                                         int threads, bool quiet) {
+std::optional<Inconsistency> verify_tier(const G& game, db::Database& database, Tier tier, int threads,
+                                         bool quiet) {
   const db::TierReader* self = database.find(game, tier);
   if (self == nullptr) fail("tier {} is not built", game.tier_name(tier));
   std::vector<std::pair<Tier, const db::TierReader*>> readers{{tier, self}};
   for (const Tier child : game.children(tier)) {
     const db::TierReader* reader = database.find(game, child);
-    if (reader == nullptr) fail("tier {} needs tier {}, which is not built", game.tier_name(tier), game.tier_name(child));
+    if (reader == nullptr)
+      fail("tier {} needs tier {}, which is not built", game.tier_name(tier), game.tier_name(child));
     readers.emplace_back(child, reader);
   }
   auto stored_value = [&](const Ranked& ranked) -> ValueCode {
     for (const auto& [t, reader] : readers) {
       if (t == ranked.tier) return reader->code(ranked.index);
     }
-    fail("a move from tier {} leads to tier {}, which is not among its children",
-         game.tier_name(tier), game.tier_name(ranked.tier));
+    fail("a move from tier {} leads to tier {}, which is not among its children", game.tier_name(tier),
+         game.tier_name(ranked.tier));
   };
 
   const Index size = game.size(tier);
@@ -90,7 +91,9 @@ std::optional<Inconsistency> verify_tier(const G& game, db::Database& database, 
       first_bad = i;
       found = Inconsistency{
           i, pos ? game.position_text(*pos) : "(no position: a hole)",
-          stored == kHoleCode ? "no value" : (stored >= kCodeLimit ? "invalid code" : Value::from_code(stored).to_string()),
+          stored == kHoleCode
+              ? "no value"
+              : (stored >= kCodeLimit ? "invalid code" : Value::from_code(stored).to_string()),
           !pos ? "no value" : (expected ? expected->to_string() : "(a successor holds no value)")};
     }
     progress.add(end - begin);

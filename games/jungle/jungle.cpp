@@ -138,7 +138,7 @@ std::string Jungle::position_text(const Position& pos) {
   for (int rank = kRanks - 1; rank >= 0; --rank) {
     int empty = 0;
     for (int file = 0; file < kFiles; ++file) {
-      const char c = board[static_cast<std::size_t>(rank * kFiles + file)];
+      const char c = board[(rank * kFiles) + file];
       if (c == '.') {
         ++empty;
         continue;
@@ -167,7 +167,7 @@ std::string Jungle::board_text(const Position& pos) {
     text += static_cast<char>('1' + rank);
     for (int file = 0; file < kFiles; ++file) {
       text += ' ';
-      text += board[static_cast<std::size_t>(rank * kFiles + file)];
+      text += board[(rank * kFiles) + file];
     }
     text += '\n';
   }
@@ -182,8 +182,10 @@ Position Jungle::parse_position(std::string_view text) const {
   if (text == "start") return start();
   const auto space = text.find(' ');
   if (space == std::string_view::npos) {
-    fail("position '{}' has no side to move: expected ranks 7 to 1 separated by '/', a space, "
-         "then 'w' or 'b' (start: 1r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w)", text);
+    fail(
+        "position '{}' has no side to move: expected ranks 7 to 1 separated by '/', a space, "
+        "then 'w' or 'b' (start: 1r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w)",
+        text);
   }
   const std::string_view board = text.substr(0, space);
   std::string_view side = text.substr(space + 1);
@@ -213,8 +215,10 @@ Position Jungle::parse_position(std::string_view text) const {
     }
     const auto letter = kLetters.find(c);
     if (letter == std::string_view::npos) {
-      fail("position '{}': '{}' is not a piece (R D T E for White, r d t e for Black) nor a "
-           "count of empty squares 1-7", text, c);
+      fail(
+          "position '{}': '{}' is not a piece (R D T E for White, r d t e for Black) nor a "
+          "count of empty squares 1-7",
+          text, c);
     }
     if (file >= kFiles) fail("position '{}': rank {} has more than 7 squares", text, rank + 1);
     const int piece = static_cast<int>(letter);
@@ -233,11 +237,12 @@ Position Jungle::parse_position(std::string_view text) const {
     if (pos.square[piece] == kNone) continue;
     (colour_of(piece) == pos.side ? mover_has : other_has) = true;
     if (pos.square[piece] == den_of(colour_of(piece))) {
-      fail("position '{}': {} stands in its own den {}", text, piece_name(piece), square_name(pos.square[piece]));
+      fail("position '{}': {} stands in its own den {}", text, piece_name(piece),
+           square_name(pos.square[piece]));
     }
     if (colour_of(piece) == pos.side && pos.square[piece] == den_of(pos.side ^ 1)) {
-      fail("position '{}': {} is in the opponent's den, so the game ended before this move",
-           text, piece_name(piece));
+      fail("position '{}': {} is in the opponent's den, so the game ended before this move", text,
+           piece_name(piece));
     }
   }
   if (!other_has) {
@@ -249,8 +254,7 @@ Position Jungle::parse_position(std::string_view text) const {
 
 std::string Jungle::move_text(const Position& pos, const Move& move) {
   (void)pos;
-  return fmt::format("{}{}{}", kLetters[move.piece], move.captured != kNone ? "x" : "",
-                     square_name(move.to));
+  return fmt::format("{}{}{}", kLetters[move.piece], move.captured != kNone ? "x" : "", square_name(move.to));
 }
 
 Move Jungle::parse_move(const Position& pos, std::string_view text) const {
@@ -270,8 +274,10 @@ Move Jungle::parse_move(const Position& pos, std::string_view text) const {
     std::string_view rest = text;
     const auto letter = rest.empty() ? std::string_view::npos : kLetters.find(rest.front());
     if (letter == std::string_view::npos) {
-      fail("move '{}' is not a move: expected a piece letter, an optional 'x' and a square "
-           "(Eb2, txe5) or two squares (b1b2)", text);
+      fail(
+          "move '{}' is not a move: expected a piece letter, an optional 'x' and a square "
+          "(Eb2, txe5) or two squares (b1b2)",
+          text);
     }
     piece = static_cast<int>(letter);
     rest.remove_prefix(1);
@@ -334,7 +340,8 @@ std::string Jungle::tier_name(Tier tier) {
   std::string white;
   std::string black;
   for (int piece = 0; piece < kPieceKinds; ++piece) {
-    if ((tier >> piece & 1U) != 0) (colour_of(piece) == 0 ? white : black) += kLetters[static_cast<std::size_t>(piece)];
+    if ((tier >> piece & 1U) != 0)
+      (colour_of(piece) == 0 ? white : black) += kLetters[static_cast<std::size_t>(piece)];
   }
   return white + "-" + black;
 }
@@ -349,8 +356,10 @@ Tier Jungle::parse_tier(std::string_view text) {
   }
   const std::vector<Tier> all = tiers(kPieceKinds);
   if (std::find(all.begin(), all.end(), material) == all.end()) {
-    fail("tier '{}' is not a jungle tier: tiers name White's pieces, '-', then Black's, with "
-         "both sides present and White's set at least Black's (e.g. RD-r)", text);
+    fail(
+        "tier '{}' is not a jungle tier: tiers name White's pieces, '-', then Black's, with "
+        "both sides present and White's set at least Black's (e.g. RD-r)",
+        text);
   }
   return material;
 }
@@ -358,7 +367,7 @@ Tier Jungle::parse_tier(std::string_view text) {
 Index Jungle::placement(const std::uint8_t* squares, int n, bool mirror) const {
   std::array<std::uint8_t, kPieceKinds> s{};
   for (int i = 0; i < n; ++i) s[i] = mirror ? tables_.mirror_compact[squares[i]] : squares[i];
-  Index index = static_cast<Index>(tables_.pair_index[s[0]][s[1]]);
+  auto index = static_cast<Index>(tables_.pair_index[s[0]][s[1]]);
   for (int i = 2; i < n; ++i) {
     int code = s[i];
     for (int j = 0; j < i; ++j) code -= s[j] < s[i] ? 1 : 0;
@@ -427,7 +436,8 @@ std::optional<Position> Jungle::unrank(Tier tier, Index index) const {
   }
   int i = 0;
   for (int piece = 0; piece < kPieceKinds; ++piece) {
-    if ((material >> piece & 1U) != 0) pos.square[static_cast<std::size_t>(piece)] = tables_.from_compact[s[static_cast<std::size_t>(i++)]];
+    if ((material >> piece & 1U) != 0)
+      pos.square[static_cast<std::size_t>(piece)] = tables_.from_compact[s[static_cast<std::size_t>(i++)]];
   }
   return pos;
 }
@@ -435,7 +445,8 @@ std::optional<Position> Jungle::unrank(Tier tier, Index index) const {
 Position Jungle::mirrored(const Position& pos) {
   Position result = pos;
   for (auto& square : result.square) {
-    if (square != kNone) square = static_cast<std::uint8_t>(rank_of(square) * kFiles + kFiles - 1 - file_of(square));
+    if (square != kNone)
+      square = static_cast<std::uint8_t>(rank_of(square) * kFiles + kFiles - 1 - file_of(square));
   }
   return result;
 }
@@ -454,8 +465,7 @@ Position Jungle::colour_flipped(const Position& pos) {
 
 void Jungle::symmetric(const Position& pos, std::vector<Position>& out) const {
   out.clear();
-  for (const Position& candidate :
-       {pos, mirrored(pos), colour_flipped(pos), colour_flipped(mirrored(pos))}) {
+  for (const Position& candidate : {pos, mirrored(pos), colour_flipped(pos), colour_flipped(mirrored(pos))}) {
     if (std::find(out.begin(), out.end(), candidate) == out.end()) out.push_back(candidate);
   }
 }

@@ -55,8 +55,7 @@ inline constexpr int file_of(int square) { return square % kFiles; }
 inline constexpr int rank_of(int square) { return square / kFiles; }
 
 struct Position {
-  std::array<std::uint8_t, kPieceKinds> square{kNone, kNone, kNone, kNone,
-                                                kNone, kNone, kNone, kNone};
+  std::array<std::uint8_t, kPieceKinds> square{kNone, kNone, kNone, kNone, kNone, kNone, kNone, kNone};
   std::uint8_t side = 0;  // 0: White to move, 1: Black to move
   bool operator==(const Position&) const = default;
   [[nodiscard]] unsigned material() const {

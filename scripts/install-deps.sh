@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs the Debian packages gamesolver needs, those that are missing only.
+set -euo pipefail
+packages=(cmake ninja-build g++ pkg-config libcli11-dev libfmt-dev libxxhash-dev
+  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev time clang-format clang-tidy)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]} > 0)); then
+  echo "installing: ${missing[*]}"
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  $sudo apt-get update -q
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds with warnings as errors and runs the whole test suite
+# through ctest: every test in Release, then the fast ones under AddressSanitizer with
+# UndefinedBehaviorSanitizer, and under ThreadSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+jobs=$(nproc)
+
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGAMESOLVER_WERROR=ON
+ninja -C build
+ctest --test-dir build --output-on-failure -j "$jobs"
+scripts/lint.sh build
+
+for sanitizer in address,undefined thread; do
+  dir="build-${sanitizer%%,*}"
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAMESOLVER_WERROR=ON \
+    -DGAMESOLVER_BENCH=OFF -DGAMESOLVER_SANITIZE="$sanitizer"
+  ninja -C "$dir"
+  ctest --test-dir "$dir" --output-on-failure -j "$jobs" -L fast
+done
+echo "all tests passed"
