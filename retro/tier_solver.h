@@ -5,7 +5,10 @@
 //
 //   code < kCodeLimit          a value (core/value.h); a win may still be lowered
 //                              while its depth is above the level being processed
-//   kCounting | n              not yet decided; n distinct in-tier successors unknown
+//   kCounting | o << 6 | n     not yet decided; n (< 64) distinct in-tier successors
+//                              unknown; o summarizes the best value of the moves out
+//                              of the tier (see Summary), kept so that deciding the
+//                              position needs no second look at its moves
 //
 // 1. Scan: each position gets the best value its moves out of the tier give (terminal
 //    positions and child tiers, already solved): a win is stored at once, pending
@@ -39,6 +42,36 @@
 namespace gs::retro {
 
 inline constexpr ValueCode kCounting = kCodeLimit;
+
+// The best value of a position's moves out of its tier while the position is
+// undecided: no such move, a draw, or a loss in up to 508 plies; anything else (a
+// deeper loss, 64 or more in-tier successors) is recomputed when needed.
+struct Summary {
+  static constexpr ValueCode kNone = 0;
+  static constexpr ValueCode kDraw = 1;
+  static constexpr ValueCode kRecompute = 511;
+  static constexpr ValueCode kCountMask = 63;
+
+  static ValueCode encode(const std::optional<Value>& best, std::size_t count) {
+    ValueCode summary = kRecompute;
+    if (!best) {
+      summary = kNone;
+    } else if (best->is_draw()) {
+      summary = kDraw;
+    } else if (best->is_loss() && best->depth() + 2 < kRecompute) {
+      summary = static_cast<ValueCode>(best->depth() + 2);
+    }
+    if (count > kCountMask) fail("a position has {} successors in its tier, more than {}", count, kCountMask);
+    return static_cast<ValueCode>(kCounting | summary << 6 | count);
+  }
+  static ValueCode count(ValueCode cell) { return cell & kCountMask; }
+  static ValueCode summary(ValueCode cell) { return (cell & ~kCounting) >> 6; }
+  static std::optional<Value> best(ValueCode summary) {
+    if (summary == kNone) return std::nullopt;
+    if (summary == kDraw) return Value::draw();
+    return Value::loss(static_cast<Depth>(summary - 2));
+  }
+};
 
 struct SolveOptions {
   int threads = default_threads();
@@ -152,7 +185,7 @@ class TierSolver {
     if (outside.best && (outside.best->is_win() || outside.inside.empty())) {
       return record(*outside.best);
     }
-    return static_cast<ValueCode>(kCounting | outside.inside.size());
+    return Summary::encode(outside.best, outside.inside.size());
   }
 
   ValueCode record(Value value) {
@@ -201,15 +234,17 @@ class TierSolver {
     std::atomic_ref cell(cells_[index]);
     ValueCode code = cell.load(std::memory_order_relaxed);
     while (code >= kCounting) {
-      if ((code & ~kCounting) > 1) {
+      if (Summary::count(code) > 1) {
         if (cell.compare_exchange_weak(code, static_cast<ValueCode>(code - 1), std::memory_order_relaxed))
           return;
         continue;
       }
       // The last unknown successor is a win for the opponent: the position is decided.
       Value value = Value::loss(static_cast<Depth>(level + 1));
-      const Outside outside = examine(*game_.unrank(tier_, index));
-      if (outside.best && outside.best->better_than(value)) value = *outside.best;
+      const ValueCode summary = Summary::summary(code);
+      const std::optional<Value> best =
+          summary == Summary::kRecompute ? examine(*game_.unrank(tier_, index)).best : Summary::best(summary);
+      if (best && best->better_than(value)) value = *best;
       if (cell.compare_exchange_strong(code, value.code(), std::memory_order_relaxed)) {
         if (!value.is_draw()) raise_max_depth(value.depth());
         return;

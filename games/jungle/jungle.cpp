@@ -58,6 +58,7 @@ Tables::Tables() {
   }
   for (int c = 0; c < kBoardSquares; ++c) {
     const int square = from_compact[c];
+    identity_compact[c] = static_cast<std::uint8_t>(c);
     mirror_compact[c] = to_compact[rank_of(square) * kFiles + (kFiles - 1 - file_of(square))];
   }
   // Ordered pairs of distinct squares up to mirroring: the first square on files a-c, or
@@ -75,6 +76,26 @@ Tables::Tables() {
     }
   }
   if (pairs != kPairs) fail("internal error: {} mirror classes of square pairs", pairs);
+  for (int square = 0; square < kSquares; ++square) {
+    flip_compact[square] = to_compact[(kRanks - 1 - rank_of(square)) * kFiles + file_of(square)];
+  }
+  for (int n = 0; n <= kPieceKinds; ++n)
+    placements[n] = n < 2 ? 0 : kPairs * falling(kBoardSquares - 2, n - 2);
+  for (unsigned material = 0; material < 256; ++material) {
+    unsigned white = 0;
+    unsigned black = 0;
+    for (int s = 0; s < 4; ++s) {
+      white |= ((material >> (2 * s)) & 1U) << s;
+      black |= ((material >> (2 * s + 1)) & 1U) << s;
+    }
+    Material& m = materials[material];
+    m.flip = {white < black, white <= black};
+    const unsigned swapped = ((material & 0x55U) << 1) | ((material & 0xAAU) >> 1);
+    m.canonical = static_cast<std::uint8_t>(white < black ? swapped : material);
+    for (int piece = 0; piece < kPieceKinds; ++piece) {
+      if ((m.canonical >> piece & 1U) != 0) m.piece[m.pieces++] = static_cast<std::uint8_t>(piece);
+    }
+  }
 }
 
 const Tables& tables() {
@@ -329,7 +350,7 @@ std::vector<Tier> Jungle::children(Tier tier) {
   return result;
 }
 
-Index Jungle::placements(int pieces) { return kPairs * falling(kBoardSquares - 2, pieces - 2); }
+Index Jungle::placements(int pieces) { return tables().placements[pieces]; }
 
 Index Jungle::size(Tier tier) {
   const auto material = static_cast<unsigned>(tier);
@@ -362,45 +383,6 @@ Tier Jungle::parse_tier(std::string_view text) {
         text);
   }
   return material;
-}
-
-Index Jungle::placement(const std::uint8_t* squares, int n, bool mirror) const {
-  std::array<std::uint8_t, kPieceKinds> s{};
-  for (int i = 0; i < n; ++i) s[i] = mirror ? tables_.mirror_compact[squares[i]] : squares[i];
-  auto index = static_cast<Index>(tables_.pair_index[s[0]][s[1]]);
-  for (int i = 2; i < n; ++i) {
-    int code = s[i];
-    for (int j = 0; j < i; ++j) code -= s[j] < s[i] ? 1 : 0;
-    index = index * static_cast<Index>(kBoardSquares - i) + static_cast<Index>(code);
-  }
-  return index;
-}
-
-Ranked Jungle::rank(const Position& pos) const {
-  const unsigned material = pos.material();
-  const unsigned white = white_set(material);
-  const unsigned black = black_set(material);
-  const bool flip = white < black || (white == black && pos.side == 1);
-  const unsigned canonical = flip ? (((material & 0x55U) << 1) | ((material & 0xAAU) >> 1)) : material;
-  const int side = pos.side ^ (flip ? 1 : 0);
-  std::array<std::uint8_t, kPieceKinds> s{};
-  int n = 0;
-  for (int piece = 0; piece < kPieceKinds; ++piece) {
-    if ((canonical >> piece & 1U) == 0) continue;
-    int square = pos.square[static_cast<std::size_t>(flip ? piece ^ 1 : piece)];
-    if (flip) square = (kRanks - 1 - rank_of(square)) * kFiles + file_of(square);
-    s[static_cast<std::size_t>(n++)] = tables_.to_compact[static_cast<std::size_t>(square)];
-  }
-  const int file0 = tables_.file_compact[s[0]];
-  const int file1 = tables_.file_compact[s[1]];
-  Index index = 0;
-  if (file0 == 3 && file1 == 3) {
-    index = std::min(placement(s.data(), n, false), placement(s.data(), n, true));
-  } else {
-    index = placement(s.data(), n, file0 > 3 || (file0 == 3 && file1 > 3));
-  }
-  if (side == 1) index += placements(n);
-  return {canonical, index};
 }
 
 std::optional<Position> Jungle::unrank(Tier tier, Index index) const {

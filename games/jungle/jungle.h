@@ -25,9 +25,11 @@
 // 26 * 46 = 1196), and lehmer(si) is the number of free squares below si. When both
 // first pieces stand on the d-file the mirror image has the same pair; then the
 // smaller of the two placements is canonical and the other index is a hole.
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -59,11 +61,14 @@ struct Position {
   std::uint8_t side = 0;  // 0: White to move, 1: Black to move
   bool operator==(const Position&) const = default;
   [[nodiscard]] unsigned material() const {
-    unsigned mask = 0;
-    for (int p = 0; p < kPieceKinds; ++p) {
-      if (square[p] != kNone) mask |= 1U << p;
-    }
-    return mask;
+    // A bit per present piece, computed on the eight squares at once: a byte of `absent`
+    // is zero exactly where square[] holds kNone (0xFF); no square byte is 0xFE, so the
+    // zero-byte test below has no false positives.
+    std::uint64_t bytes = 0;
+    std::memcpy(&bytes, square.data(), sizeof bytes);
+    const std::uint64_t absent = ~bytes;
+    const std::uint64_t zero = (absent - 0x0101010101010101ULL) & ~absent & 0x8080808080808080ULL;
+    return ~static_cast<unsigned>(((zero >> 7) * 0x0102040810204080ULL) >> 56) & 0xFFU;
   }
 };
 
@@ -85,9 +90,21 @@ struct Tables {
   std::array<std::uint8_t, kSquares> to_compact{};                // kNone for the dens
   std::array<std::uint8_t, kBoardSquares> from_compact{};
   std::array<std::uint8_t, kBoardSquares> mirror_compact{};
+  std::array<std::uint8_t, kBoardSquares> identity_compact{};
   std::array<std::uint8_t, kBoardSquares> file_compact{};
   std::array<std::array<std::int16_t, kBoardSquares>, kBoardSquares> pair_index{};  // -1
   std::array<std::pair<std::uint8_t, std::uint8_t>, kPairs> pair_squares{};
+  std::array<std::uint8_t, kSquares> flip_compact{};  // compact square after a top-bottom flip
+  std::array<Index, kPieceKinds + 1> placements{};    // P(n)
+  // Per material: its tier, whether ranking flips colours (per side to move), and the
+  // tier's pieces in order.
+  struct Material {
+    std::uint8_t canonical = 0;
+    std::array<bool, 2> flip{};
+    std::uint8_t pieces = 0;
+    std::array<std::uint8_t, kPieceKinds> piece{};
+  };
+  std::array<Material, 256> materials{};
   Tables();
 };
 const Tables& tables();
@@ -177,7 +194,42 @@ class Jungle {
   }
   [[nodiscard]] static Index placements(int pieces);  // P(n)
 
-  [[nodiscard]] Ranked rank(const Position& pos) const;
+  [[nodiscard]] Ranked rank(const Position& pos) const {
+    const Tables::Material& m = tables_.materials[pos.material()];
+    const int flip = m.flip[pos.side] ? 1 : 0;
+    const auto& compact = flip != 0 ? tables_.flip_compact : tables_.to_compact;
+    const int n = m.pieces;
+    const int s0 = compact[pos.square[m.piece[0] ^ flip]];
+    const int s1 = compact[pos.square[m.piece[1] ^ flip]];
+    const int file0 = tables_.file_compact[s0];
+    const int file1 = tables_.file_compact[s1];
+    // Lehmer code of the remaining pieces, on the board as it is or mirrored.
+    auto place = [&](const auto& map) {
+      const int a = map[s0];
+      const int b = map[s1];
+      auto index = static_cast<Index>(tables_.pair_index[a][b]);
+      std::uint64_t seen = (std::uint64_t{1} << a) | (std::uint64_t{1} << b);
+      for (int i = 2; i < n; ++i) {
+        const int square = map[compact[pos.square[m.piece[i] ^ flip]]];
+        const std::uint64_t bit = std::uint64_t{1} << square;
+        index = index * static_cast<Index>(kBoardSquares - i) +
+                static_cast<Index>(square - std::popcount(seen & (bit - 1)));
+        seen |= bit;
+      }
+      return index;
+    };
+    Index index = 0;
+    if (file0 == 3 && file1 == 3) {
+      index = std::min(place(tables_.identity_compact), place(tables_.mirror_compact));
+    } else if (file0 > 3 || (file0 == 3 && file1 > 3)) {
+      index = place(tables_.mirror_compact);
+    } else {
+      index = place(tables_.identity_compact);
+    }
+    if ((pos.side ^ flip) != 0) index += tables_.placements[n];
+    return {m.canonical, index};
+  }
+
   [[nodiscard]] std::optional<Position> unrank(Tier tier, Index index) const;
   void unmoves(const Position& pos, UnmoveList<Jungle>& out) const {
     out.clear();
@@ -219,7 +271,19 @@ class Jungle {
     return kNone;
   }
   // The placement index of compact squares s[0..n), mirrored first if `mirror`.
-  [[nodiscard]] Index placement(const std::uint8_t* squares, int n, bool mirror) const;
+  [[nodiscard]] Index placement(const std::uint8_t* squares, int n, bool mirror) const {
+    std::array<std::uint8_t, kPieceKinds> s{};
+    for (int i = 0; i < n; ++i) s[i] = mirror ? tables_.mirror_compact[squares[i]] : squares[i];
+    auto index = static_cast<Index>(tables_.pair_index[s[0]][s[1]]);
+    std::uint64_t seen = (std::uint64_t{1} << s[0]) | (std::uint64_t{1} << s[1]);
+    for (int i = 2; i < n; ++i) {
+      const std::uint64_t bit = std::uint64_t{1} << s[i];
+      const auto code = static_cast<Index>(s[i] - std::popcount(seen & (bit - 1)));
+      seen |= bit;
+      index = index * static_cast<Index>(kBoardSquares - i) + code;
+    }
+    return index;
+  }
 
   Options options_;
   const Tables& tables_;
