@@ -17,6 +17,7 @@ struct CommonOptions {
   bool quiet = false;
   int threads = 0;          // 0: every core
   double memory_gib = 8.0;  // the working-memory budget of a build
+  bool per_tier = false;    // count: a row per tier too
 };
 
 class Driver {

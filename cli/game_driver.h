@@ -224,9 +224,18 @@ class GameDriver final : public Driver {
     // positions of its symmetry class.
     static_assert(HasSymmetries<G>, "count needs the game's symmetries");
     struct Counts {
-      std::uint64_t indices = 0, positions = 0, stalemates = 0, terminal = 0;
+      std::uint64_t positions = 0, stalemates = 0, terminal = 0, classes = 0, indices = 0, baseline = 0;
+      void add(const Counts& other) {
+        positions += other.positions;
+        stalemates += other.stalemates;
+        terminal += other.terminal;
+        classes += other.classes;
+        indices += other.indices;
+        baseline += other.baseline;
+      }
     };
     std::map<int, Counts> by_pieces;
+    std::vector<std::pair<Tier, Counts>> by_tier;
     for (const Tier tier : game_.tiers(pieces)) {
       const Index size = game_.size(tier);
       const int workers = threads(options);
@@ -241,7 +250,7 @@ class GameDriver final : public Driver {
           if (!pos) continue;
           game_.symmetric(*pos, symmetric);
           const auto orbit = static_cast<std::uint64_t>(symmetric.size());
-          ++c.indices;
+          ++c.classes;
           c.positions += orbit;
           if (game_.terminal(*pos)) {
             c.terminal += orbit;
@@ -252,34 +261,60 @@ class GameDriver final : public Driver {
         }
         progress.add(end - begin);
       });
-      Counts& sum = by_pieces[game_.tier_pieces(tier)];
-      for (const Counts& c : partial) {
-        sum.indices += c.indices;
-        sum.positions += c.positions;
-        sum.stalemates += c.stalemates;
-        sum.terminal += c.terminal;
-      }
+      Counts sum;
+      for (const Counts& c : partial) sum.add(c);
+      sum.indices = size;
+      if constexpr (HasBaselineSize<G>) sum.baseline = game_.baseline_size(tier);
+      by_pieces[game_.tier_pieces(tier)].add(sum);
+      by_tier.emplace_back(tier, sum);
     }
-    nlohmann::json rows = nlohmann::json::array();
-    if (!options.json)
-      fmt::print("{:>6} {:>16} {:>16} {:>12} {:>16}\n", "pieces", "positions", "end positions", "stalemates",
-                 "indices");
+    auto row = [&](const std::string& key, const std::string& label, const Counts& c,
+                   std::uint64_t end_positions) {
+      nlohmann::json out = {{key, label},
+                            {"positions", c.positions},
+                            {"stalemates", c.stalemates},
+                            {"classes", c.classes},
+                            {"indices", c.indices}};
+      if (end_positions > 0) out["end_positions"] = end_positions;
+      if constexpr (HasBaselineSize<G>) out["baseline_indices"] = c.baseline;
+      return out;
+    };
+    nlohmann::json pieces_rows = nlohmann::json::array();
+    nlohmann::json tier_rows = nlohmann::json::array();
     for (const auto& [n, c] : by_pieces) {
       std::uint64_t end_positions = c.terminal;
       if constexpr (HasEndPositionCount<G>) end_positions += game_.end_positions(n);
-      if (options.json) {
-        rows.push_back({{"pieces", n},
-                        {"positions", c.positions},
-                        {"end_positions", end_positions},
-                        {"stalemates", c.stalemates},
-                        {"indices", c.indices}});
-      } else {
-        fmt::print("{:>6} {:>16} {:>16} {:>12} {:>16}\n", n, c.positions, end_positions, c.stalemates,
-                   c.indices);
-      }
+      pieces_rows.push_back(row("pieces", std::to_string(n), c, end_positions));
     }
-    if (options.json)
-      fmt::print("{}\n", nlohmann::json{{"game", std::string(G::kName)}, {"counts", rows}}.dump(2));
+    for (const auto& [tier, c] : by_tier) tier_rows.push_back(row("tier", game_.tier_name(tier), c, 0));
+    if (options.json) {
+      nlohmann::json out = {{"game", std::string(G::kName)}, {"counts", pieces_rows}};
+      if (options.per_tier) out["tiers"] = tier_rows;
+      if constexpr (HasBaselineSize<G>) out["baseline"] = G::baseline_name();
+      fmt::print("{}\n", out.dump(2));
+      return 0;
+    }
+    // classes: positions up to symmetry (the index entries that are not holes);
+    // indices: the size of the index; baseline: the published index it is compared with.
+    auto print = [](const nlohmann::json& r, const std::string& key) {
+      fmt::print("{:>8} {:>16} {:>14} {:>11} {:>14} {:>14} {:>14}\n", r[key].get<std::string>(),
+                 r["positions"].get<std::uint64_t>(), r.value("end_positions", std::uint64_t{0}),
+                 r["stalemates"].get<std::uint64_t>(), r["classes"].get<std::uint64_t>(),
+                 r["indices"].get<std::uint64_t>(), r.value("baseline_indices", std::uint64_t{0}));
+    };
+    std::string baseline = "baseline";
+    if constexpr (HasBaselineSize<G>) baseline = G::baseline_name();
+    const auto header = [&](const std::string& first, const std::string& end) {
+      fmt::print("{:>8} {:>16} {:>14} {:>11} {:>14} {:>14} {:>14}\n", first, "positions", end, "stalemates",
+                 "classes", "indices", baseline);
+    };
+    if (options.per_tier) {
+      header("tier", "");
+      for (const auto& r : tier_rows) print(r, "tier");
+      fmt::print("\n");
+    }
+    header("pieces", "end positions");
+    for (const auto& r : pieces_rows) print(r, "pieces");
     return 0;
   }
 

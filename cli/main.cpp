@@ -92,6 +92,7 @@ int main(int argc, char** argv) {
   CLI::App* count =
       add_command(app, "count", "count positions from the rules, without databases", command, true);
   count->add_flag("--json", command.common.json, "JSON output");
+  count->add_flag("--tiers", command.common.per_tier, "a row per tier too");
   count->add_option("--threads", command.common.threads, "threads (default: every core)")
       ->check(CLI::Range(1, 1024));
   count->callback([&] { run = [&](gs::cli::Driver& d) { return d.count(command.common, command.pieces); }; });

@@ -45,6 +45,8 @@
 //   symmetric(pos, out)             every position equivalent to pos under the game's
 //                                   symmetries, pos included (tests, counts).
 //   end_positions(pieces)           the number of end positions by the rules (count).
+//   baseline_size(tier),            the size of a published index for the tier, and
+//   baseline_name()                 whose it is, to print beside ours (count).
 #include <concepts>
 #include <cstddef>
 #include <optional>
@@ -108,6 +110,12 @@ concept HasSymmetries = requires(const G& game, const typename G::Position& pos,
 template <class G>
 concept HasEndPositionCount = requires(const G& game, int pieces) {
   { game.end_positions(pieces) } -> std::convertible_to<std::uint64_t>;
+};
+
+template <class G>
+concept HasBaselineSize = requires(const G& game, Tier tier) {
+  { game.baseline_size(tier) } -> std::convertible_to<std::uint64_t>;
+  { G::baseline_name() } -> std::convertible_to<std::string>;
 };
 
 }  // namespace gs

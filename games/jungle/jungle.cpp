@@ -471,4 +471,8 @@ std::uint64_t Jungle::end_positions(int pieces) {
   return total;
 }
 
+std::uint64_t Jungle::baseline_size(Tier tier) {
+  return 2 * 26 * falling(kBoardSquares - 1, std::popcount(tier) - 1);
+}
+
 }  // namespace gs::jungle

@@ -257,6 +257,11 @@ class Jungle {
   // to move stands in the den of the side to move, or the side to move has no piece.
   [[nodiscard]] static std::uint64_t end_positions(int pieces);
 
+  // Vos's index (games/jungle.md) for the same positions: 26 * 46 * ... * (48 - n) per
+  // side to move, both sides to move for every material up to colour symmetry.
+  [[nodiscard]] static std::uint64_t baseline_size(Tier tier);
+  [[nodiscard]] static std::string baseline_name() { return "Vos 2016"; }
+
  private:
   static unsigned white_set(unsigned material) {
     unsigned set = 0;
