@@ -112,9 +112,16 @@ class TierSolver {
       const ValueCode win = Value::win(level).code();
       const ValueCode loss = Value::loss(level).code();
       parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int) {
-        for (Index i = begin; i < end; ++i) {
-          const ValueCode code = std::atomic_ref(cells_[i]).load(std::memory_order_relaxed);
-          if (code == win || code == loss) propagate(i, code == loss, level);
+        for (Index block = begin; block < end; block += kBlock) {
+          const Index block_end = std::min(end, block + kBlock);
+          // Most blocks hold no cell of this level: test a block at once (vectorized)
+          // before looking at its cells one by one. The cells of this level do not
+          // change during the level, so the racy read finds them all.
+          if (!holds_level(block, block_end, win, loss)) continue;
+          for (Index i = block; i < block_end; ++i) {
+            const ValueCode code = std::atomic_ref(cells_[i]).load(std::memory_order_relaxed);
+            if (code == win || code == loss) propagate(i, code == loss, level);
+          }
         }
       });
     }
@@ -126,6 +133,16 @@ class TierSolver {
 
  private:
   static constexpr Index kChunk = 1 << 14;
+  static constexpr Index kBlock = 64;
+
+  bool holds_level(Index begin, Index end, ValueCode win, ValueCode loss) const {
+    unsigned found = 0;
+    for (Index i = begin; i < end; ++i) {
+      const ValueCode code = std::atomic_ref(cells_[i]).load(std::memory_order_relaxed);
+      found |= static_cast<unsigned>(code == win) | static_cast<unsigned>(code == loss);
+    }
+    return found != 0;
+  }
 
   struct Child {
     Tier tier;

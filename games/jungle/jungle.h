@@ -137,12 +137,13 @@ class Jungle {
   void moves(const Position& pos, MoveList<Jungle>& out) const {
     out.clear();
     const int side = pos.side;
+    const std::uint64_t occupied = occupied_squares(pos);
     for (int piece = side; piece < kPieceKinds; piece += 2) {
       const int from = pos.square[piece];
       if (from == kNone) continue;
       for (const int to : tables_.neighbours[from]) {
         if (to < 0 || to == den_of(side)) continue;
-        const int occupant = occupant_of(pos, to);
+        const int occupant = (occupied >> to & 1U) != 0 ? occupant_of(pos, to) : kNone;
         if (occupant == kNone) {
           out.push_back({static_cast<std::uint8_t>(piece), static_cast<std::uint8_t>(to), kNone});
         } else if (colour_of(occupant) != side && can_capture(piece, occupant)) {
@@ -160,15 +161,13 @@ class Jungle {
     return next;
   }
   [[nodiscard]] static std::optional<Value> terminal(const Position& pos) {
-    bool has_piece = false;
-    const int opponent = pos.side ^ 1;
-    for (int piece = pos.side; piece < kPieceKinds; piece += 2) {
-      has_piece |= pos.square[piece] != kNone;
-    }
-    if (!has_piece) return Value::loss(0);
-    for (int piece = opponent; piece < kPieceKinds; piece += 2) {
-      if (pos.square[piece] == den_of(pos.side)) return Value::loss(0);
-    }
+    // Lost for the side to move: it has no piece left, or a piece stands in its den
+    // (always an opponent's: no piece enters its own den).
+    if ((pos.material() & (0x55U << pos.side)) == 0) return Value::loss(0);
+    std::uint64_t bytes = 0;
+    std::memcpy(&bytes, pos.square.data(), sizeof bytes);
+    const std::uint64_t diff = bytes ^ (0x0101010101010101ULL * static_cast<std::uint64_t>(den_of(pos.side)));
+    if (((diff - 0x0101010101010101ULL) & ~diff & 0x8080808080808080ULL) != 0) return Value::loss(0);
     return std::nullopt;
   }
   [[nodiscard]] Value no_move_value() const {
@@ -234,12 +233,14 @@ class Jungle {
   void unmoves(const Position& pos, UnmoveList<Jungle>& out) const {
     out.clear();
     const int mover = pos.side ^ 1;  // the side that made the last move
+    // The dens count as occupied: no piece can have come from one.
+    const std::uint64_t blocked =
+        occupied_squares(pos) | (std::uint64_t{1} << kWhiteDen) | (std::uint64_t{1} << kBlackDen);
     for (int piece = mover; piece < kPieceKinds; piece += 2) {
       const int to = pos.square[piece];
       if (to == kNone) continue;
       for (const int from : tables_.neighbours[to]) {
-        if (from < 0 || from == kWhiteDen || from == kBlackDen) continue;
-        if (occupant_of(pos, from) != kNone) continue;
+        if (from < 0 || (blocked >> from & 1U) != 0) continue;
         Position previous = pos;
         previous.square[piece] = static_cast<std::uint8_t>(from);
         previous.side = static_cast<std::uint8_t>(mover);
@@ -269,6 +270,13 @@ class Jungle {
     return set;
   }
   static unsigned black_set(unsigned material) { return white_set(material >> 1); }
+  static std::uint64_t occupied_squares(const Position& pos) {
+    std::uint64_t occupied = 0;
+    for (const std::uint8_t square : pos.square) {
+      occupied |= square != kNone ? std::uint64_t{1} << square : 0;
+    }
+    return occupied;
+  }
   static int occupant_of(const Position& pos, int square) {
     for (int piece = 0; piece < kPieceKinds; ++piece) {
       if (pos.square[piece] == square) return piece;
