@@ -174,6 +174,20 @@ void write_all(int fd, const std::uint8_t* data, std::size_t size, const std::st
 
 }  // namespace
 
+void remove_stale_temporaries(const std::filesystem::path& path) {
+  const std::string prefix = path.filename().string() + ".tmp-";
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(path.parent_path(), error)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::string pid = name.substr(prefix.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code ignored;
+    if (std::filesystem::exists("/proc/" + pid, ignored)) continue;
+    std::filesystem::remove(entry.path(), ignored);
+  }
+}
+
 std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const Expected& expected,
                                       bool check_values) {
   return std::make_unique<MappedTier>(path, expected, check_values);
@@ -244,6 +258,7 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header,
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
   if (error) fail("{}: cannot create directory: {}", path.parent_path().string(), error.message());
+  remove_stale_temporaries(path);
   const std::string temp = fmt::format("{}.tmp-{}", path.string(), ::getpid());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail("{}: cannot create: {}", temp, std::strerror(errno));

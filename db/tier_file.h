@@ -83,6 +83,10 @@ std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const E
 // from the codes. Throws gs::Error (a full disk among others) and leaves no file.
 TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes);
 
+// Removes the temporary files that killed writers of the file at path left behind; the
+// temporary of a process that still runs is left alone.
+void remove_stale_temporaries(const std::filesystem::path& path);
+
 // Whether a complete, consistent file for the expected tier is at path.
 bool tier_file_good(const std::filesystem::path& path, const Expected& expected);
 

@@ -59,14 +59,21 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
     const auto& location = database.location();
     const auto path = location.file(report.name);
     const auto expected = location.expected(tier, game.size(tier));
+    db::remove_stale_temporaries(path);
     if (db::tier_file_good(path, expected)) {
       report.header = database.find(game, tier)->header();
     } else {
-      const std::uint64_t need = TierSolver<G>::working_bytes(game, tier);
+      // The working cells, and the child tiers' files, which are mapped and read at random.
+      std::uint64_t need = TierSolver<G>::working_bytes(game, tier);
+      for (const Tier child : game.children(tier)) {
+        if (const db::TierReader* reader = database.find(game, child)) need += reader->file_bytes();
+      }
       if (need > options.memory_bytes) {
-        fail("tier {} needs {:.2f} GiB of working memory, over the budget of {:.2f} GiB (--memory)",
-             report.name, static_cast<double>(need) / (1U << 30),
-             static_cast<double>(options.memory_bytes) / (1U << 30));
+        fail(
+            "tier {} needs {:.3f} GiB of memory (working cells and child tiers), over the budget of "
+            "{:.3f} GiB (--memory)",
+            report.name, static_cast<double>(need) / (1U << 30),
+            static_cast<double>(options.memory_bytes) / (1U << 30));
       }
       const auto start = std::chrono::steady_clock::now();
       database.forget(tier);

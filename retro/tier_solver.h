@@ -223,7 +223,12 @@ class TierSolver {
     UnmoveList<G> previous;
     game_.unmoves(pos, previous);
     SmallVector<Index, G::kMaxUnmoves> indices;
-    for (const Position& p : previous) indices.push_back(game_.rank(p).index);
+    for (const Position& p : previous) {
+      indices.push_back(game_.rank(p).index);
+      // The predecessors' cells are scattered over the tier: start loading them all
+      // before updating any.
+      __builtin_prefetch(&cells_[indices[indices.size() - 1]], 1);
+    }
     std::sort(indices.begin(), indices.end());
     const auto* last = std::unique(indices.begin(), indices.end());
     for (const Index* q = indices.begin(); q != last; ++q) {
