@@ -45,6 +45,13 @@
 //   symmetric(pos, out)             every position equivalent to pos under the game's
 //                                   symmetries, pos included (tests, counts).
 //   end_positions(pieces)           the number of end positions by the rules (count).
+//   keeps_tier(pos, move)           true iff play(pos, move) is not terminal and lies in
+//                                   pos's own tier (answered without ranking);
+//   has_symmetry(pos)               true iff a symmetry other than the identity maps pos
+//                                   to itself. Together they promise: from a position
+//                                   without symmetry, distinct moves that keep the tier
+//                                   lead to distinct indices, so the retrograde scan
+//                                   counts them without ranking.
 //   baseline_size(tier),            the size of a published index for the tier, and
 //   baseline_name()                 whose it is, to print beside ours (count).
 #include <concepts>
@@ -110,6 +117,13 @@ concept HasSymmetries = requires(const G& game, const typename G::Position& pos,
 template <class G>
 concept HasEndPositionCount = requires(const G& game, int pieces) {
   { game.end_positions(pieces) } -> std::convertible_to<std::uint64_t>;
+};
+
+template <class G>
+concept KnowsTierMoves = requires(const G& game, const typename G::Position& pos,
+                                  const typename G::Move& move) {
+  { game.keeps_tier(pos, move) } -> std::same_as<bool>;
+  { game.has_symmetry(pos) } -> std::same_as<bool>;
 };
 
 template <class G>

@@ -153,14 +153,26 @@ class TierSolver {
   // tiers), and the distinct in-tier successors.
   struct Outside {
     std::optional<Value> best;
-    SmallVector<Index, G::kMaxMoves> inside;
+    SmallVector<Index, G::kMaxMoves> inside;  // ranked in-tier successors, distinct
+    std::size_t unranked = 0;                 // in-tier successors counted without ranking
+    std::size_t count = 0;                    // distinct in-tier successors
   };
 
   Outside examine(const Position& pos) const {
     Outside result;
     MoveList<G> moves;
     game_.moves(pos, moves);
+    // Where the game can tell, moves that stay in the tier from a position without
+    // symmetry lead to distinct indices: they are counted without ranking.
+    bool plain = false;
+    if constexpr (KnowsTierMoves<G>) plain = !game_.has_symmetry(pos);
     for (const auto& move : moves) {
+      if constexpr (KnowsTierMoves<G>) {
+        if (plain && game_.keeps_tier(pos, move)) {
+          ++result.unranked;
+          continue;
+        }
+      }
       const Position next = game_.play(pos, move);
       std::optional<Value> value = game_.terminal(next);
       if (!value) {
@@ -177,6 +189,7 @@ class TierSolver {
     std::sort(result.inside.begin(), result.inside.end());
     result.inside.resize(static_cast<std::size_t>(std::unique(result.inside.begin(), result.inside.end()) -
                                                   result.inside.begin()));
+    result.count = result.unranked + result.inside.size();
     if (moves.empty()) result.best = game_.no_move_value();
     return result;
   }
@@ -199,10 +212,8 @@ class TierSolver {
     if (!pos) return kHoleCode;
     if (const auto value = game_.terminal(*pos)) return record(*value);
     const Outside outside = examine(*pos);
-    if (outside.best && (outside.best->is_win() || outside.inside.empty())) {
-      return record(*outside.best);
-    }
-    return Summary::encode(outside.best, outside.inside.size());
+    if (outside.best && (outside.best->is_win() || outside.count == 0)) return record(*outside.best);
+    return Summary::encode(outside.best, outside.count);
   }
 
   ValueCode record(Value value) {

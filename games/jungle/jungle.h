@@ -249,6 +249,19 @@ class Jungle {
     }
   }
 
+  // A move stays in the tier unless it captures or enters the den.
+  [[nodiscard]] static bool keeps_tier(const Position& pos, const Move& move) {
+    return move.captured == kNone && move.to != den_of(pos.side ^ 1);
+  }
+  // The colour flip changes the side to move, so only the mirror can fix a position:
+  // it does when every piece stands on the d-file.
+  [[nodiscard]] static bool has_symmetry(const Position& pos) {
+    for (const std::uint8_t square : pos.square) {
+      if (square != kNone && file_of(square) != 3) return false;
+    }
+    return true;
+  }
+
   // Symmetries: the mirror image, the colour-flipped position and both.
   void symmetric(const Position& pos, std::vector<Position>& out) const;
   [[nodiscard]] static Position mirrored(const Position& pos);
@@ -305,5 +318,6 @@ class Jungle {
 static_assert(Game<Jungle>);
 static_assert(HasSymmetries<Jungle>);
 static_assert(HasEndPositionCount<Jungle>);
+static_assert(KnowsTierMoves<Jungle>);
 
 }  // namespace gs::jungle
