@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 1024));
   build->add_option("--memory", command.common.memory_gib, "working-memory budget in GiB")
       ->capture_default_str()
-      ->check(CLI::Range(0.001, 1e6));
+      ->check(CLI::Range(1e-5, 1e6));
   build->callback([&] { run = [&](gs::cli::Driver& d) { return d.build(command.common, command.pieces); }; });
 
   CLI::App* probe = add_command(app, "probe", "the value of a position and of every move", command, false);

@@ -63,11 +63,16 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
     if (db::tier_file_good(path, expected)) {
       report.header = database.find(game, tier)->header();
     } else {
-      // The working cells, and the child tiers' files, which are mapped and read at random.
-      std::uint64_t need = TierSolver<G>::working_bytes(game, tier);
+      // The working cells, and the child tiers' files, which are mapped and read at random;
+      // level lists where the budget allows them.
+      std::uint64_t children = 0;
       for (const Tier child : game.children(tier)) {
-        if (const db::TierReader* reader = database.find(game, child)) need += reader->file_bytes();
+        if (const db::TierReader* reader = database.find(game, child)) children += reader->file_bytes();
       }
+      SolveOptions solve = options.solve;
+      solve.level_lists = solve.level_lists &&
+                          children + TierSolver<G>::working_bytes(game, tier, true) <= options.memory_bytes;
+      const std::uint64_t need = children + TierSolver<G>::working_bytes(game, tier, solve.level_lists);
       if (need > options.memory_bytes) {
         fail(
             "tier {} needs {:.3f} GiB of memory (working cells and child tiers), over the budget of "
@@ -84,7 +89,7 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
       header.tier = tier;
       header.tier_name = report.name;
       {
-        TierSolver<G> solver(game, database, tier, options.solve);
+        TierSolver<G> solver(game, database, tier, solve);
         const std::vector<ValueCode> codes = solver.solve();
         report.header = db::write_tier(path, header, codes);
       }

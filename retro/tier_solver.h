@@ -21,6 +21,10 @@
 //    draw), recomputed then rather than stored.
 // 3. Cells still undecided are draws.
 //
+// The cells of a level are found in per-thread lists of the indices decided at each
+// depth (fast, 8 bytes per decided position), or, where the memory budget does not
+// allow the lists, by rescanning every cell at every level (no extra memory).
+//
 // Successors and predecessors are counted as distinct indices: a position whose two
 // moves reach symmetric positions has one successor index, and that index lists it once
 // among its predecessors. Updates within a level use atomic compare-and-swap on the
@@ -76,6 +80,7 @@ struct Summary {
 struct SolveOptions {
   int threads = default_threads();
   bool quiet = false;
+  bool level_lists = true;  // false: find each level's cells by a rescan
 };
 
 template <Game G>
@@ -94,24 +99,45 @@ class TierSolver {
     }
   }
 
-  // Memory the solve needs beyond the child tiers' mapped files.
-  static std::uint64_t working_bytes(const G& game, Tier tier) { return game.size(tier) * sizeof(ValueCode); }
+  // Memory the solve needs beyond the child tiers' mapped files, at most.
+  static std::uint64_t working_bytes(const G& game, Tier tier, bool level_lists) {
+    return game.size(tier) * (sizeof(ValueCode) + (level_lists ? sizeof(Index) : 0));
+  }
 
   // Solves the tier; returns one value code per index (kHoleCode for holes).
   std::vector<ValueCode> solve() {
     const Index size = game_.size(tier_);
     cells_.assign(size, kHoleCode);
+    decided_.assign(static_cast<std::size_t>(std::max(options_.threads, 1)), {});
     Progress progress(game_.tier_name(tier_), size, options_.quiet);
     progress.set_stage("scan");
-    parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int) {
-      for (Index i = begin; i < end; ++i) cells_[i] = scan(i);
+    parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
+      for (Index i = begin; i < end; ++i) scan(i, thread);
       progress.add(end - begin);
     });
     for (Depth level = 0; level <= max_depth_.load(); ++level) {
       progress.set_stage(fmt::format("depth {}", level));
       const ValueCode win = Value::win(level).code();
       const ValueCode loss = Value::loss(level).code();
-      parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int) {
+      if (options_.level_lists) {
+        // The level's cells, gathered before the threads add to the lists again. An
+        // index listed for a win that was lowered since holds another code: skipped.
+        std::vector<Index> current;
+        for (auto& lists : decided_) {
+          if (lists.size() <= level) continue;
+          current.insert(current.end(), lists[level].begin(), lists[level].end());
+          std::vector<Index>().swap(lists[level]);
+        }
+        parallel_for(
+            0, current.size(), options_.threads, kChunk / 16, [&](Index begin, Index end, int thread) {
+              for (Index k = begin; k < end; ++k) {
+                const ValueCode code = std::atomic_ref(cells_[current[k]]).load(std::memory_order_relaxed);
+                if (code == win || code == loss) propagate(current[k], code == loss, level, thread);
+              }
+            });
+        continue;
+      }
+      parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
         for (Index block = begin; block < end; block += kBlock) {
           const Index block_end = std::min(end, block + kBlock);
           // Most blocks hold no cell of this level: test a block at once (vectorized)
@@ -120,11 +146,12 @@ class TierSolver {
           if (!holds_level(block, block_end, win, loss)) continue;
           for (Index i = block; i < block_end; ++i) {
             const ValueCode code = std::atomic_ref(cells_[i]).load(std::memory_order_relaxed);
-            if (code == win || code == loss) propagate(i, code == loss, level);
+            if (code == win || code == loss) propagate(i, code == loss, level, thread);
           }
         }
       });
     }
+    decided_.clear();
     for (ValueCode& cell : cells_) {
       if (cell >= kCounting) cell = kDrawCode;
     }
@@ -207,29 +234,38 @@ class TierSolver {
          game_.tier_name(ranked.tier));
   }
 
-  ValueCode scan(Index index) {
+  void scan(Index index, int thread) {
     const std::optional<Position> pos = game_.unrank(tier_, index);
-    if (!pos) return kHoleCode;
-    if (const auto value = game_.terminal(*pos)) return record(*value);
-    const Outside outside = examine(*pos);
-    if (outside.best && (outside.best->is_win() || outside.count == 0)) return record(*outside.best);
-    return Summary::encode(outside.best, outside.count);
+    if (!pos) return;  // a hole
+    std::optional<Value> value = game_.terminal(*pos);
+    if (!value) {
+      const Outside outside = examine(*pos);
+      if (!outside.best || (!outside.best->is_win() && outside.count > 0)) {
+        cells_[index] = Summary::encode(outside.best, outside.count);
+        return;
+      }
+      value = outside.best;
+    }
+    cells_[index] = value->code();
+    decided(index, *value, thread);
   }
 
-  ValueCode record(Value value) {
-    if (!value.is_draw()) raise_max_depth(value.depth());
-    return value.code();
-  }
-
-  void raise_max_depth(Depth depth) {
+  // Notes a win or loss set in a cell: the level of its depth must process it.
+  void decided(Index index, Value value, int thread) {
+    if (value.is_draw()) return;
+    const Depth depth = value.depth();
     if (depth > kMaxDepth)
       fail("tier {}: depth {} exceeds the limit {}", game_.tier_name(tier_), depth, kMaxDepth);
     Depth seen = max_depth_.load(std::memory_order_relaxed);
     while (seen < depth && !max_depth_.compare_exchange_weak(seen, depth)) {
     }
+    if (!options_.level_lists) return;
+    auto& lists = decided_[static_cast<std::size_t>(thread)];
+    if (lists.size() <= depth) lists.resize(depth + 1U);
+    lists[depth].push_back(index);
   }
 
-  void propagate(Index index, bool lost, Depth level) {
+  void propagate(Index index, bool lost, Depth level, int thread) {
     const Position pos = *game_.unrank(tier_, index);
     UnmoveList<G> previous;
     game_.unmoves(pos, previous);
@@ -244,26 +280,26 @@ class TierSolver {
     const auto* last = std::unique(indices.begin(), indices.end());
     for (const Index* q = indices.begin(); q != last; ++q) {
       if (lost) {
-        make_win(*q, static_cast<Depth>(level + 1));
+        make_win(*q, static_cast<Depth>(level + 1), thread);
       } else {
-        count_down(*q, level);
+        count_down(*q, level, thread);
       }
     }
   }
 
-  void make_win(Index index, Depth depth) {
+  void make_win(Index index, Depth depth, int thread) {
     const ValueCode target = Value::win(depth).code();
     std::atomic_ref cell(cells_[index]);
     ValueCode code = cell.load(std::memory_order_relaxed);
     while (code >= kCounting || (code > target && (code & 1U) == 0)) {
       if (cell.compare_exchange_weak(code, target, std::memory_order_relaxed)) {
-        raise_max_depth(depth);
+        decided(index, Value::win(depth), thread);
         return;
       }
     }
   }
 
-  void count_down(Index index, Depth level) {
+  void count_down(Index index, Depth level, int thread) {
     std::atomic_ref cell(cells_[index]);
     ValueCode code = cell.load(std::memory_order_relaxed);
     while (code >= kCounting) {
@@ -279,7 +315,7 @@ class TierSolver {
           summary == Summary::kRecompute ? examine(*game_.unrank(tier_, index)).best : Summary::best(summary);
       if (best && best->better_than(value)) value = *best;
       if (cell.compare_exchange_strong(code, value.code(), std::memory_order_relaxed)) {
-        if (!value.is_draw()) raise_max_depth(value.depth());
+        decided(index, value, thread);
         return;
       }
     }
@@ -291,6 +327,8 @@ class TierSolver {
   std::vector<Child> children_;
   std::vector<ValueCode> cells_;
   std::atomic<Depth> max_depth_{0};
+  // Per thread, per depth: the indices decided at that depth and not yet processed.
+  std::vector<std::vector<std::vector<Index>>> decided_;
 };
 
 }  // namespace gs::retro
