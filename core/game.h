@@ -51,7 +51,9 @@
 //                                   to itself. Together they promise: from a position
 //                                   without symmetry, distinct moves that keep the tier
 //                                   lead to distinct indices, so the retrograde scan
-//                                   counts them without ranking.
+//                                   counts them without ranking; and the positions
+//                                   with a move into a position without symmetry have
+//                                   distinct indices (the same fact read backwards).
 //   baseline_size(tier),            the size of a published index for the tier, and
 //   baseline_name()                 whose it is, to print beside ours (count).
 #include <concepts>

@@ -276,8 +276,15 @@ class TierSolver {
       // before updating any.
       __builtin_prefetch(&cells_[indices[indices.size() - 1]], 1);
     }
-    std::sort(indices.begin(), indices.end());
-    const auto* last = std::unique(indices.begin(), indices.end());
+    // Predecessors of a position without symmetry have distinct indices (the converse of
+    // the promise of keeps_tier and has_symmetry); otherwise each counts once.
+    const Index* last = indices.end();
+    bool distinct = false;
+    if constexpr (KnowsTierMoves<G>) distinct = !game_.has_symmetry(pos);
+    if (!distinct) {
+      std::sort(indices.begin(), indices.end());
+      last = std::unique(indices.begin(), indices.end());
+    }
     for (const Index* q = indices.begin(); q != last; ++q) {
       if (lost) {
         make_win(*q, static_cast<Depth>(level + 1), thread);
