@@ -385,22 +385,37 @@ Tier Jungle::parse_tier(std::string_view text) {
   return material;
 }
 
-std::optional<Position> Jungle::unrank(Tier tier, Index index) const {
-  const auto material = static_cast<unsigned>(tier);
-  const int n = std::popcount(material);
-  const Index per_side = placements(n);
-  Position pos;
-  pos.side = static_cast<std::uint8_t>(index / per_side);
-  Index rest = index % per_side;
-  std::array<std::uint8_t, kPieceKinds> s{};
-  std::array<int, kPieceKinds> code{};
+namespace {
+// The mixed-radix digits of a placement, last piece first; 32-bit division where the
+// placement fits, which is several times faster than 64-bit division.
+template <class Integer>
+Integer split_codes(Integer rest, int n, std::array<int, kPieceKinds>& code) {
   for (int i = n - 1; i >= 2; --i) {
-    const auto radix = static_cast<Index>(kBoardSquares - i);
+    const auto radix = static_cast<Integer>(kBoardSquares - i);
     code[static_cast<std::size_t>(i)] = static_cast<int>(rest % radix);
     rest /= radix;
   }
-  s[0] = tables_.pair_squares[rest].first;
-  s[1] = tables_.pair_squares[rest].second;
+  return rest;
+}
+}  // namespace
+
+std::optional<Position> Jungle::unrank(Tier tier, Index index) const {
+  const Tables::Material& m = tables_.materials[static_cast<unsigned>(tier)];
+  const int n = m.pieces;
+  const Index per_side = tables_.placements[n];
+  Position pos;
+  Index placement_index = index;
+  if (placement_index >= per_side) {
+    pos.side = 1;
+    placement_index -= per_side;
+  }
+  std::array<int, kPieceKinds> code{};
+  const Index pair = placement_index <= 0xFFFFFFFFU
+                         ? split_codes(static_cast<std::uint32_t>(placement_index), n, code)
+                         : split_codes(placement_index, n, code);
+  std::array<std::uint8_t, kPieceKinds> s{};
+  s[0] = tables_.pair_squares[pair].first;
+  s[1] = tables_.pair_squares[pair].second;
   std::array<std::uint8_t, kPieceKinds> sorted{};  // s[0..i) in increasing order
   sorted[0] = std::min(s[0], s[1]);
   sorted[1] = std::max(s[0], s[1]);
@@ -413,14 +428,10 @@ std::optional<Position> Jungle::unrank(Tier tier, Index index) const {
     sorted[static_cast<std::size_t>(j)] = static_cast<std::uint8_t>(square);
   }
   if (n > 2 && tables_.file_compact[s[0]] == 3 && tables_.file_compact[s[1]] == 3 &&
-      placement(s.data(), n, true) < index % per_side) {
+      placement(s.data(), n, true) < placement_index) {
     return std::nullopt;  // the mirror image has the smaller index
   }
-  int i = 0;
-  for (int piece = 0; piece < kPieceKinds; ++piece) {
-    if ((material >> piece & 1U) != 0)
-      pos.square[static_cast<std::size_t>(piece)] = tables_.from_compact[s[static_cast<std::size_t>(i++)]];
-  }
+  for (int i = 0; i < n; ++i) pos.square[m.piece[i]] = tables_.from_compact[s[static_cast<std::size_t>(i)]];
   return pos;
 }
 
