@@ -1,0 +1,413 @@
+// The gamesolver command end to end, run as a child process: build, probe (text and
+// --json), verify, stats, count on a temporary data directory; errors for bad input
+// and damaged databases; and a build killed with SIGKILL that resumes to files
+// identical to an uninterrupted build.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <regex>
+#include <set>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/value.h"
+#include "db/database.h"
+#include "db/tier_file.h"
+#include "games/jungle/jungle.h"
+#include "tests/game_battery.h"
+#include "tests/test_util.h"
+
+#ifndef GAMESOLVER_BINARY
+#error "GAMESOLVER_BINARY must name the gamesolver executable"
+#endif
+
+namespace gs {
+namespace {
+
+using jungle::Jungle;
+using test::RunResult;
+using test::TempDir;
+namespace fs = std::filesystem;
+using json = nlohmann::json;
+
+RunResult gamesolver(const TempDir& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), GAMESOLVER_BINARY);
+  return test::run(args, dir.path());
+}
+
+std::string describe(const RunResult& r) {
+  return "exit " + std::to_string(r.exit_code) + (r.signal != 0 ? " signal " + std::to_string(r.signal) : "") +
+         "\nstdout:\n" + r.out.substr(0, 3000) + "\nstderr:\n" + r.err.substr(0, 3000);
+}
+
+#define EXPECT_SUCCESS(r) EXPECT_EQ((r).exit_code, 0) << describe(r)
+
+// A failure a user caused: non-zero exit, and a line "gamesolver: error: ..." on stderr
+// that contains `what`.
+void expect_error(const RunResult& r, const std::string& what) {
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  EXPECT_EQ(r.signal, 0) << describe(r);
+  bool found = false;
+  std::size_t start = 0;
+  while (start < r.err.size()) {
+    std::size_t end = r.err.find('\n', start);
+    if (end == std::string::npos) end = r.err.size();
+    const std::string line = r.err.substr(start, end - start);
+    if (line.starts_with("gamesolver: error: ") && line.find(what) != std::string::npos) found = true;
+    start = end + 1;
+  }
+  EXPECT_TRUE(found) << "no line 'gamesolver: error: ...' containing '" << what << "'\n" << describe(r);
+}
+
+std::optional<Value> value_of(const json& j) {
+  if (j.is_null()) return std::nullopt;
+  const std::string outcome = j.at("outcome").get<std::string>();
+  if (outcome == "draw") return Value::draw();
+  const auto depth = j.at("depth").get<Depth>();
+  if (outcome == "win") return Value::win(depth);
+  if (outcome == "loss") return Value::loss(depth);
+  throw std::runtime_error("bad outcome " + outcome);
+}
+
+// A count in the JSON output, written as a number or as a string of digits.
+std::uint64_t count_of(const json& j) {
+  if (j.is_string()) return std::stoull(j.get<std::string>());
+  return j.get<std::uint64_t>();
+}
+
+std::string text_of(const std::optional<Value>& value) { return value ? value->to_string() : "none"; }
+
+json probe_json(const TempDir& dir, const fs::path& data, const std::string& position) {
+  const RunResult r = gamesolver(dir, {"probe", "jungle", position, "--data", data.string(), "--json"});
+  EXPECT_SUCCESS(r);
+  try {
+    return json::parse(r.out);
+  } catch (const json::exception& e) {
+    ADD_FAILURE() << "probe --json printed no JSON: " << e.what() << "\n" << describe(r);
+    return json::object();
+  }
+}
+
+// Probes a position with --json and checks the answer: the position's text, tier and
+// index, its value against the database read in this process, every move's value
+// against a probe of the position it leads to, and the position's value against the
+// best of its moves.
+void check_probe(const TempDir& dir, const fs::path& data, const std::string& position) {
+  SCOPED_TRACE(position);
+  const Jungle game;
+  const Jungle::Position pos = game.parse_position(position);
+  db::Database database(db::Location::of(game, data));
+  const json j = probe_json(dir, data, position);
+  ASSERT_TRUE(j.contains("moves")) << j.dump();
+  EXPECT_EQ(j.at("game"), "jungle");
+  EXPECT_EQ(j.at("position"), Jungle::position_text(pos));
+  const std::optional<Value> value = value_of(j.at("value"));
+  EXPECT_EQ(text_of(value), text_of(db::probe(game, database, pos)));
+  if (Jungle::terminal(pos)) {
+    EXPECT_TRUE(j.at("moves").empty());
+    return;
+  }
+  const Ranked ranked = game.rank(pos);
+  EXPECT_EQ(j.at("tier"), game.tier_name(ranked.tier));
+  EXPECT_EQ(j.at("index").get<Index>(), ranked.index);
+  MoveList<Jungle> moves;
+  game.moves(pos, moves);
+  EXPECT_EQ(j.at("moves").size(), moves.size());
+  std::optional<Value> best;
+  std::set<std::string> seen;
+  for (const json& row : j.at("moves")) {
+    const std::string move = row.at("move");
+    seen.insert(move);
+    const std::optional<Value> move_value = value_of(row.at("value"));
+    const std::string child_text = row.at("position");
+    EXPECT_EQ(child_text, Jungle::position_text(Jungle::play(pos, game.parse_move(pos, move))));
+    const json child = probe_json(dir, data, child_text);
+    const std::optional<Value> child_value = value_of(child.at("value"));
+    EXPECT_EQ(text_of(move_value), text_of(child_value ? std::optional<Value>(child_value->before_move()) : std::nullopt))
+        << "move " << move;
+    if (move_value && (!best || move_value->better_than(*best))) best = move_value;
+  }
+  EXPECT_EQ(seen.size(), moves.size());
+  if (value) {
+    // The value of a position is that of its best move (or the rules' value without one).
+    EXPECT_EQ(text_of(value), text_of(moves.empty() ? std::optional<Value>(game.no_move_value()) : best));
+  }
+}
+
+// Rewrites a tier with one value changed and correct checksums (see retro_test.cpp).
+void change_one_value(const Jungle& game, const fs::path& data, const std::string& tier_name) {
+  const db::Location location = db::Location::of(game, data);
+  const Tier tier = Jungle::parse_tier(tier_name);
+  const fs::path path = location.file(tier_name);
+  std::vector<ValueCode> codes;
+  db::TierHeader header;
+  {
+    const auto reader = db::open_tier(path, location.expected(tier, game.size(tier)), true);
+    header = reader->header();
+    for (Index i = 0; i < header.positions; ++i) codes.push_back(reader->code(i));
+  }
+  for (ValueCode& code : codes) {
+    if (code != kHoleCode && Value::from_code(code).is_loss()) {
+      code = Value::draw().code();
+      break;
+    }
+  }
+  db::write_tier(path, header, codes);
+}
+
+std::pair<int, int> built_and_complete(const std::string& out) {
+  static const std::regex pattern(R"(built (\d+) tiers \(.*; (\d+) tiers were already complete)");
+  std::smatch match;
+  if (!std::regex_search(out, match, pattern)) return {-1, -1};
+  return {std::stoi(match[1]), std::stoi(match[2])};
+}
+
+// ---------------------------------------------------------------------------------
+// Fast: two pieces.
+
+TEST(Cli, HelpAndUsage) {
+  TempDir dir;
+  RunResult r = gamesolver(dir, {"--help"});
+  EXPECT_SUCCESS(r);
+  for (const char* word : {"build", "probe", "verify", "stats", "count", "jungle", "elephant_takes_rat"}) {
+    EXPECT_NE(r.out.find(word), std::string::npos) << word << "\n" << describe(r);
+  }
+  r = gamesolver(dir, {"build", "--help"});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("--pieces"), std::string::npos) << describe(r);
+  EXPECT_NE(gamesolver(dir, {}).exit_code, 0);
+  EXPECT_NE(gamesolver(dir, {"frobnicate", "jungle"}).exit_code, 0);
+  EXPECT_NE(gamesolver(dir, {"build", "jungle", "--pieces", "1"}).exit_code, 0);
+  EXPECT_NE(gamesolver(dir, {"build", "jungle", "--pieces", "two"}).exit_code, 0);
+}
+
+TEST(Cli, BadInput) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  expect_error(gamesolver(dir, {"probe", "chess", "start", "--data", data}), "unknown game 'chess'");
+  expect_error(gamesolver(dir, {"build", "chess", "--data", data}), "unknown game");
+  expect_error(gamesolver(dir, {"probe", "jungle", "1r3e1/2t1d2/7/7/7/2D1T2 w", "--data", data}), "7 ranks");
+  expect_error(gamesolver(dir, {"probe", "jungle", "1x3e1/2t1d2/7/7/7/2D1T2/1E3R1 w", "--data", data}), "not a piece");
+  expect_error(gamesolver(dir, {"probe", "jungle", "", "--data", data}), "no side to move");
+  expect_error(gamesolver(dir, {"probe", "jungle", "start", "--rule", "foo=1", "--data", data}), "unknown rule option 'foo'");
+  expect_error(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--rule", "stalemate=win", "--data", data}),
+               "stalemate");
+  expect_error(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--variant", "big", "--data", data}),
+               "unknown variant");
+  // Nothing was built by the failed commands.
+  EXPECT_TRUE(!fs::exists(data) || test::snapshot(data).empty());
+}
+
+TEST(Cli, EndToEndTwoPieces) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  RunResult r = gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"});
+  EXPECT_SUCCESS(r);
+  EXPECT_EQ(built_and_complete(r.out), std::make_pair(10, 0)) << describe(r);
+  r = gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string()});
+  EXPECT_SUCCESS(r);
+  EXPECT_EQ(built_and_complete(r.out), std::make_pair(0, 10)) << describe(r);
+  EXPECT_EQ(test::snapshot(data).size(), 10U);
+
+  for (const char* position : {"7/7/2r4/7/3E3/7/7 b", "7/3R3/7/7/7/7/d6 w", "7/7/7/7/7/7/2Rr3 w"}) {
+    check_probe(dir, data, position);
+  }
+  r = gamesolver(dir, {"probe", "jungle", "7/3R3/7/7/7/7/d6 w", "--data", data.string()});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("value: win in 1"), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("Rd7"), std::string::npos) << describe(r);
+
+  r = gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("verified"), std::string::npos) << describe(r);
+
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data.string(), "--json"});
+  EXPECT_SUCCESS(r);
+  const json stats = json::parse(r.out);
+  ASSERT_EQ(stats.at("tiers").size(), 10U);
+  std::uint64_t positions = 0;
+  for (const json& tier : stats.at("tiers")) {
+    EXPECT_TRUE(tier.at("built").get<bool>());
+    EXPECT_EQ(tier.at("wins").get<std::uint64_t>() + tier.at("draws").get<std::uint64_t>() +
+                  tier.at("losses").get<std::uint64_t>(),
+              tier.at("positions").get<std::uint64_t>());
+    EXPECT_EQ(tier.at("indices").get<Index>(), Jungle::size(Jungle::parse_tier(tier.at("tier").get<std::string>())));
+    positions += tier.at("positions").get<std::uint64_t>();
+  }
+  EXPECT_EQ(positions, 16U * 1091U);  // two pieces have no holes
+  EXPECT_EQ(stats.at("total").at("positions").get<std::uint64_t>(), positions);
+
+  r = gamesolver(dir, {"count", "jungle", "--pieces", "2", "--json", "--quiet"});
+  EXPECT_SUCCESS(r);
+  const json counts = json::parse(r.out).at("counts");
+  ASSERT_EQ(counts.size(), 1U);
+  EXPECT_EQ(count_of(counts[0].at("pieces")), 2U);
+  EXPECT_EQ(count_of(counts[0].at("positions")), 69184U);
+  EXPECT_EQ(count_of(counts[0].at("end_positions")), 27448U);
+  EXPECT_EQ(count_of(counts[0].value("stalemates", json(0))), 0U);
+  EXPECT_EQ(count_of(counts[0].at("indices")), 17456U);
+}
+
+TEST(Cli, DamagedDatabases) {
+  const Jungle game;
+  TempDir dir;
+  const fs::path data = dir / "data";
+  EXPECT_SUCCESS(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}));
+  const db::Location location = db::Location::of(game, data);
+  const std::string position = "7/7/2r4/7/3E3/7/7 w";  // tier E-r
+  ASSERT_EQ(game.tier_name(game.rank(game.parse_position(position)).tier), "E-r");
+
+  // A corrupt file: probing a position of its tier names the file.
+  const fs::path er = location.file("E-r");
+  const std::string good = test::read_file(er);
+  test::flip_byte(er, db::kHeaderSize + 17);
+  expect_error(gamesolver(dir, {"probe", "jungle", position, "--data", data.string()}), er.string());
+  expect_error(gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string()}), "checksum");
+  test::write_file(er, good.substr(0, good.size() / 2));
+  expect_error(gamesolver(dir, {"probe", "jungle", position, "--data", data.string(), "--json"}), "truncated");
+  test::write_file(er, good);
+  EXPECT_SUCCESS(gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}));
+
+  // A value changed with the checksums made to match: only verify can tell, and it
+  // names the tier and the inconsistent position.
+  change_one_value(game, data, "E-r");
+  RunResult r = gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"});
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.err.find("tier E-r index"), std::string::npos) << describe(r);
+  EXPECT_NE(r.err.find("inconsistent"), std::string::npos) << describe(r);
+  EXPECT_EQ(r.out.find("verified"), std::string::npos) << describe(r);
+  test::write_file(er, good);
+
+  // Missing tiers: stats says so and fails; probing that tier has no value.
+  fs::remove(location.file("T-d"));
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data.string()});
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  EXPECT_TRUE(std::regex_search(r.out, std::regex(R"(\nT-d +not built\n)"))) << describe(r);
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data.string(), "--json"});
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  const json partial = json::parse(r.out);
+  int unbuilt = 0;
+  for (const json& tier : partial.at("tiers")) unbuilt += tier.at("built").get<bool>() ? 0 : 1;
+  EXPECT_EQ(unbuilt, 1);
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "3", "--data", data.string()});
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  expect_error(gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string()}), "not built");
+  r = gamesolver(dir, {"probe", "jungle", "7/7/2d4/7/3T3/7/7 w", "--data", data.string(), "--json"});
+  EXPECT_SUCCESS(r);
+  EXPECT_TRUE(json::parse(r.out).at("value").is_null()) << describe(r);
+  // Another rule set's databases are elsewhere: nothing is built for them.
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--rule", "stalemate=loss", "--data", data.string()});
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+}
+
+// ---------------------------------------------------------------------------------
+// Slow: three pieces, and a killed build.
+
+TEST(CliSlow, EndToEndThreePieces) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  RunResult r = gamesolver(dir, {"build", "jungle", "--pieces", "3", "--data", data.string(), "--quiet"});
+  EXPECT_SUCCESS(r);
+  EXPECT_EQ(built_and_complete(r.out), std::make_pair(34, 0)) << describe(r);
+  EXPECT_EQ(test::snapshot(data).size(), 34U);
+
+  std::vector<std::string> positions = {"7/3t3/7/7/2R4/7/4D2 w", "rT5/D6/7/7/7/7/7 b", "7/7/2e4/3R3/7/7/7 b",
+                                        "7/7/7/2eR3/7/7/3t3 w", "7/7/7/7/7/7/2Rr3 w", "start"};
+  const Jungle game;
+  const auto sampled = test::sample_positions(game, game.tiers(3), 1, 99);
+  for (std::size_t i = 0; i < sampled.size(); i += 8) positions.push_back(Jungle::position_text(sampled[i]));
+  for (const std::string& position : positions) check_probe(dir, data, position);
+
+  r = gamesolver(dir, {"verify", "jungle", "--pieces", "3", "--data", data.string()});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("verified"), std::string::npos) << describe(r);
+
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "3", "--data", data.string(), "--json"});
+  EXPECT_SUCCESS(r);
+  const json stats = json::parse(r.out);
+  EXPECT_EQ(stats.at("tiers").size(), 34U);
+  std::uint64_t indices = 0;
+  for (const json& tier : stats.at("tiers")) {
+    EXPECT_TRUE(tier.at("built").get<bool>());
+    indices += tier.at("indices").get<std::uint64_t>();
+  }
+  EXPECT_EQ(indices, 16U * 1091U + 48U * 1091U * 45U);
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "3", "--data", data.string()});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("total"), std::string::npos) << describe(r);
+
+  r = gamesolver(dir, {"count", "jungle", "--pieces", "3", "--json", "--quiet"});
+  EXPECT_SUCCESS(r);
+  const json counts = json::parse(r.out).at("counts");
+  ASSERT_EQ(counts.size(), 2U);
+  EXPECT_EQ(count_of(counts[0].at("positions")), 69184U);
+  EXPECT_EQ(count_of(counts[1].at("pieces")), 3U);
+  EXPECT_EQ(count_of(counts[1].at("positions")), 48ULL * 47 * 46 * 45 * 2);
+  EXPECT_EQ(count_of(counts[1].at("stalemates")), 48U);
+}
+
+TEST(CliSlow, KilledBuildResumesToIdenticalFiles) {
+  TempDir dir;
+  const fs::path clean = dir / "clean";
+  const fs::path killed = dir / "killed";
+  const auto start = std::chrono::steady_clock::now();
+  RunResult r = gamesolver(dir, {"build", "jungle", "--pieces", "3", "--data", clean.string(), "--quiet"});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  const auto want = test::snapshot(clean);
+  ASSERT_EQ(want.size(), 34U);
+
+  // Kill builds part-way, twice, the second resuming the first; a kill that comes after
+  // the build finished is retried sooner.
+  int kills = 0;
+  double fraction = 0.5;
+  for (int attempt = 0; attempt < 8 && kills < 2; ++attempt) {
+    test::Child child({GAMESOLVER_BINARY, "build", "jungle", "--pieces", "3", "--data", killed.string(), "--quiet"},
+                      dir.path());
+    std::this_thread::sleep_for(std::chrono::duration<double>(seconds * fraction));
+    if (child.finished()) {
+      // Finished before the kill: start again from nothing, with an earlier kill.
+      fs::remove_all(killed);
+      fraction /= 2;
+      kills = 0;
+      continue;
+    }
+    child.kill(SIGKILL);
+    const RunResult killed_run = child.wait();
+    ASSERT_EQ(killed_run.signal, SIGKILL) << describe(killed_run);
+    ++kills;
+    fraction *= 0.6;
+  }
+  ASSERT_EQ(kills, 2) << "the build always finished before it could be killed";
+  EXPECT_LT(test::snapshot(killed).size(), 34U) << "the killed builds had finished every tier";
+
+  r = gamesolver(dir, {"build", "jungle", "--pieces", "3", "--data", killed.string(), "--quiet"});
+  EXPECT_SUCCESS(r);
+  const auto [built, complete] = built_and_complete(r.out);
+  EXPECT_EQ(built + complete, 34) << describe(r);
+  EXPECT_GE(complete, 1) << "nothing the killed builds finished was kept\n" << describe(r);
+  EXPECT_GE(built, 1) << describe(r);
+  EXPECT_EQ(test::compare_snapshots(want, test::snapshot(killed)), "");
+
+  // Temporary files a kill left behind are not tiers: stats and verify see the 34 tiers.
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "3", "--data", killed.string(), "--json"});
+  EXPECT_SUCCESS(r);
+  const json stats = json::parse(r.out);
+  EXPECT_EQ(stats.at("tiers").size(), 34U);
+  for (const json& tier : stats.at("tiers")) EXPECT_TRUE(tier.at("built").get<bool>()) << tier.dump();
+  std::uint64_t bytes = 0;
+  for (const auto& [name, contents] : want) bytes += contents.size();
+  EXPECT_EQ(stats.at("total").at("file_bytes").get<std::uint64_t>(), bytes);
+  // The resumed build removed the temporary files of the killed ones.
+  for (const std::string& leftover : test::files_named(killed, ".tmp-")) ADD_FAILURE() << "left behind: " << leftover;
+  r = gamesolver(dir, {"verify", "jungle", "--pieces", "3", "--data", killed.string(), "--quiet"});
+  EXPECT_SUCCESS(r);
+}
+
+}  // namespace
+}  // namespace gs

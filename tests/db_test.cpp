@@ -1,0 +1,260 @@
+// Database files (db/tier_file.h, db/database.h): values and headers round-trip, and
+// every kind of damage (missing, truncated, extended, a flipped byte in the values or
+// the header, a file of another tier, game or rules) is refused with a gs::Error that
+// names the file, while tier_file_good() says false.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "db/database.h"
+#include "db/tier_file.h"
+#include "games/jungle/jungle.h"
+#include "retro/build.h"
+#include "tests/test_util.h"
+
+namespace gs::db {
+namespace {
+
+using jungle::Jungle;
+using test::TempDir;
+namespace fs = std::filesystem;
+
+TierHeader header_for(Tier tier, const std::string& name) {
+  TierHeader header;
+  header.game = "jungle";
+  header.variant = "standard";
+  header.tier = tier;
+  header.tier_name = name;
+  return header;
+}
+
+Expected expected_for(Tier tier, std::uint64_t positions) { return {"jungle", "standard", "", tier, positions}; }
+
+// Opening must fail with a message naming the file and containing `what`.
+void expect_refused(const fs::path& path, const Expected& expected, const std::string& what) {
+  try {
+    (void)open_tier(path, expected, true);
+    ADD_FAILURE() << path << " was accepted (expected: " << what << ")";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find(path.string()), std::string::npos) << "message does not name the file: " << message;
+    EXPECT_NE(message.find(what), std::string::npos) << "message lacks '" << what << "': " << message;
+  }
+  EXPECT_FALSE(tier_file_good(path, expected));
+}
+
+std::vector<ValueCode> sample_codes(std::size_t n, ValueCode largest) {
+  std::vector<ValueCode> codes(n);
+  for (std::size_t i = 0; i < n; ++i) codes[i] = static_cast<ValueCode>((i * 7919) % (largest + 1));
+  codes[n / 2] = largest;
+  return codes;
+}
+
+TEST(TierFile, WriteAndReadBack) {
+  TempDir dir;
+  for (const ValueCode largest : {ValueCode{200}, ValueCode{301}}) {
+    const fs::path path = dir / ("t" + std::to_string(largest) + ".gsdb");
+    const std::vector<ValueCode> codes = sample_codes(5000, largest);
+    const TierHeader written = write_tier(path, header_for(7, "R-r"), codes);
+    const std::uint8_t bytes = largest < 256 ? 1 : 2;
+    EXPECT_EQ(written.value_bytes, bytes);
+    EXPECT_EQ(fs::file_size(path), kHeaderSize + codes.size() * bytes);
+    std::uint64_t wins = 0, draws = 0, losses = 0, holes = 0;
+    Depth longest_win = 0, longest_loss = 0;
+    for (const ValueCode code : codes) {
+      if (code == kHoleCode) {
+        ++holes;
+        continue;
+      }
+      const Value value = Value::from_code(code);
+      if (value.is_win()) {
+        ++wins;
+        longest_win = std::max(longest_win, value.depth());
+      } else if (value.is_loss()) {
+        ++losses;
+        longest_loss = std::max(longest_loss, value.depth());
+      } else {
+        ++draws;
+      }
+    }
+    const auto reader = open_tier(path, expected_for(7, codes.size()), true);
+    const TierHeader& h = reader->header();
+    EXPECT_EQ(h.game, "jungle");
+    EXPECT_EQ(h.variant, "standard");
+    EXPECT_EQ(h.rules, "");
+    EXPECT_EQ(h.tier, 7U);
+    EXPECT_EQ(h.tier_name, "R-r");
+    EXPECT_EQ(h.positions, codes.size());
+    EXPECT_EQ(h.wins, wins);
+    EXPECT_EQ(h.draws, draws);
+    EXPECT_EQ(h.losses, losses);
+    EXPECT_EQ(h.holes, holes);
+    EXPECT_EQ(h.longest_win, longest_win);
+    EXPECT_EQ(h.longest_loss, longest_loss);
+    EXPECT_EQ(h.values_checksum, written.values_checksum);
+    EXPECT_EQ(reader->file_bytes(), fs::file_size(path));
+    for (std::size_t i = 0; i < codes.size(); ++i) ASSERT_EQ(reader->code(i), codes[i]) << i;
+    EXPECT_TRUE(tier_file_good(path, expected_for(7, codes.size())));
+  }
+  EXPECT_TRUE(test::files_named(dir.path(), ".tmp-").empty());
+}
+
+TEST(TierFile, MissingFile) {
+  TempDir dir;
+  const fs::path path = dir / "absent.gsdb";
+  expect_refused(path, expected_for(1, 10), "cannot open");
+  const Jungle game;
+  Database database(Location::of(game, dir.path()));
+  EXPECT_EQ(database.find(game, Jungle::parse_tier("R-r")), nullptr);
+  EXPECT_FALSE(probe(game, database, game.parse_position("7/7/2r4/7/3R3/7/7 w")).has_value());
+  // A position that is over needs no file.
+  EXPECT_EQ(probe(game, database, game.parse_position("7/7/7/7/7/7/2Rr3 w")), Value::loss(0));
+}
+
+TEST(TierFile, TruncatedOrExtended) {
+  TempDir dir;
+  const fs::path path = dir / "t.gsdb";
+  const std::vector<ValueCode> codes = sample_codes(1000, 99);
+  write_tier(path, header_for(3, "R-r"), codes);
+  const std::string good = test::read_file(path);
+  const Expected expected = expected_for(3, codes.size());
+  test::write_file(path, good.substr(0, good.size() - 1));
+  expect_refused(path, expected, "truncated");
+  test::write_file(path, good.substr(0, 100));
+  expect_refused(path, expected, "truncated");
+  test::write_file(path, "");
+  expect_refused(path, expected, "truncated");
+  test::write_file(path, good + "x");
+  expect_refused(path, expected, "extended");
+  test::write_file(path, good);
+  EXPECT_TRUE(tier_file_good(path, expected));
+}
+
+TEST(TierFile, FlippedValueByte) {
+  TempDir dir;
+  const fs::path path = dir / "t.gsdb";
+  const std::vector<ValueCode> codes = sample_codes(1000, 99);
+  write_tier(path, header_for(3, "R-r"), codes);
+  const Expected expected = expected_for(3, codes.size());
+  for (const std::size_t at : {kHeaderSize, kHeaderSize + 500, kHeaderSize + 999}) {
+    const std::string good = test::read_file(path);
+    test::flip_byte(path, at);
+    expect_refused(path, expected, "checksum mismatch in the values");
+    // Opening without the values' checksum is the cheap check of the header alone.
+    EXPECT_NO_THROW((void)open_tier(path, expected, false));
+    test::write_file(path, good);
+  }
+}
+
+TEST(TierFile, FlippedHeaderByte) {
+  TempDir dir;
+  const fs::path path = dir / "t.gsdb";
+  const std::vector<ValueCode> codes = sample_codes(1000, 99);
+  write_tier(path, header_for(3, "R-r"), codes);
+  const std::string good = test::read_file(path);
+  const Expected expected = expected_for(3, codes.size());
+  struct Case {
+    std::size_t offset;
+    const char* what;
+  };
+  const Case cases[] = {
+      {0, "bad magic"},          {7, "bad magic"},          {8, "format version"},
+      {12, "header checksum"},   {16, "header checksum"},   {40, "header checksum"},
+      {64, "header checksum"},   {128, "header checksum"},  {140, "header checksum"},
+      {160, "header checksum"},  {170, "header checksum"},  {200, "header checksum"},
+      {204, "header checksum"},  {208, "header checksum"},  {230, "header checksum"},
+      {248, "header checksum"},  {255, "header checksum"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("byte " + std::to_string(c.offset));
+    test::write_file(path, good);
+    test::flip_byte(path, c.offset);
+    expect_refused(path, expected, c.what);
+  }
+}
+
+TEST(TierFile, FileOfAnotherTierGameOrRules) {
+  const Jungle game;
+  TempDir dir;
+  {
+    db::Database database(Location::of(game, dir.path()));
+    retro::BuildOptions options;
+    options.solve.threads = 1;
+    options.solve.quiet = true;
+    retro::build(game, database, 2, options);
+  }
+  const Location location = Location::of(game, dir.path());
+  const Tier rr = Jungle::parse_tier("R-r");
+  const Tier dr = Jungle::parse_tier("D-r");
+  const Tier er = Jungle::parse_tier("E-r");
+  ASSERT_EQ(Jungle::size(rr), 1091U);  // colour-symmetric: White to move only
+  ASSERT_EQ(Jungle::size(dr), 2182U);
+  // D-r's file in the place of E-r's: same size, another tier.
+  fs::copy_file(location.file("D-r"), location.file("E-r"), fs::copy_options::overwrite_existing);
+  expect_refused(location.file("E-r"), location.expected(er, Jungle::size(er)), "holds");
+  // Another game, variant or rules than the reader expects.
+  const fs::path d_r = location.file("D-r");
+  Expected other = location.expected(dr, Jungle::size(dr));
+  other.game = "checkers";
+  expect_refused(d_r, other, "expected checkers");
+  other = location.expected(dr, Jungle::size(dr));
+  other.rules = "elephant_takes_rat=off";
+  expect_refused(d_r, other, "elephant_takes_rat=off");
+  other = location.expected(dr, Jungle::size(dr));
+  other.variant = "big";
+  expect_refused(d_r, other, "big");
+  other = location.expected(dr, Jungle::size(dr) + 1);
+  expect_refused(d_r, other, "positions");
+  EXPECT_TRUE(tier_file_good(d_r, location.expected(dr, Jungle::size(dr))));
+  // Through the database: finding or probing the damaged tier throws, naming the file.
+  db::Database database(location);
+  try {
+    (void)database.find(game, er);
+    ADD_FAILURE() << "a file of another tier was accepted";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find(location.file("E-r").string()), std::string::npos) << e.what();
+  }
+  EXPECT_THROW((void)probe(game, database, game.parse_position("7/7/2r4/7/3E3/7/7 w")), Error);
+  EXPECT_EQ(database.find(game, dr)->header().tier_name, "D-r");
+}
+
+TEST(TierFile, WriteFailureLeavesNothing) {
+  TempDir dir;
+  test::write_file(dir / "file", "not a directory");
+  const fs::path path = dir / "file" / "t.gsdb";
+  EXPECT_THROW(write_tier(path, header_for(3, "R-r"), sample_codes(10, 9)), Error);
+  EXPECT_FALSE(fs::exists(path));
+  // Header text longer than its field.
+  TierHeader long_name = header_for(3, std::string(30, 'x'));
+  EXPECT_THROW(write_tier(dir / "u.gsdb", long_name, sample_codes(10, 9)), Error);
+  EXPECT_FALSE(fs::exists(dir / "u.gsdb"));
+  EXPECT_TRUE(test::files_named(dir.path(), ".tmp-").empty());
+}
+
+TEST(TierFile, StaleTemporariesAreRemoved) {
+  TempDir dir;
+  const fs::path path = dir / "R-r.gsdb";
+  const std::string self = std::to_string(::getpid());
+  const std::vector<std::string> removed = {"R-r.gsdb.tmp-999999999"};  // no process has that id
+  const std::vector<std::string> kept = {"R-r.gsdb.tmp-" + self,     // a writer that still runs
+                                         "R-r.gsdb.tmp-12ab",        // not a process id
+                                         "R-r.gsdb.tmp-",            //
+                                         "D-r.gsdb.tmp-999999999",   // another tier's
+                                         "R-r.gsdb"};
+  for (const auto& name : removed) test::write_file(dir / name, "x");
+  for (const auto& name : kept) test::write_file(dir / name, "x");
+  remove_stale_temporaries(path);
+  for (const auto& name : removed) EXPECT_FALSE(fs::exists(dir / name)) << name;
+  for (const auto& name : kept) EXPECT_TRUE(fs::exists(dir / name)) << name;
+  // Writing the tier removes them too.
+  test::write_file(dir / removed[0], "x");
+  write_tier(path, header_for(3, "R-r"), sample_codes(10, 9));
+  EXPECT_FALSE(fs::exists(dir / removed[0]));
+}
+
+}  // namespace
+}  // namespace gs::db

@@ -1,0 +1,312 @@
+#pragma once
+// A battery of checks over any type meeting gs::Game (core/game.h), for every game the
+// project adds: ranking and unranking are exact inverses and agree with the symmetries,
+// moves and unmoves describe the same in-tier edges, captures lead into children(),
+// and position and move text round-trip.
+//
+// The checks report through gs::test::Failures (they run inside gs::parallel_for); a
+// test asserts that no failure was collected, and on the counts they return.
+#include <algorithm>
+#include <concepts>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/parallel.h"
+#include "tests/test_util.h"
+
+namespace gs::test {
+
+template <class G>
+bool same_position(const G& game, const typename G::Position& a, const typename G::Position& b) {
+  if constexpr (std::equality_comparable<typename G::Position>) {
+    return a == b;
+  } else {
+    return game.position_text(a) == game.position_text(b);
+  }
+}
+
+template <class G>
+std::string ranked_text(const G& game, const Ranked& ranked) {
+  return game.tier_name(ranked.tier) + "#" + std::to_string(ranked.index);
+}
+
+// The tiers of game.tiers(limit) with lo..hi pieces.
+template <Game G>
+std::vector<Tier> tiers_with_pieces(const G& game, int limit, int lo, int hi) {
+  std::vector<Tier> result;
+  for (const Tier tier : game.tiers(limit)) {
+    const int pieces = game.tier_pieces(tier);
+    if (pieces >= lo && pieces <= hi) result.push_back(tier);
+  }
+  return result;
+}
+
+// What a pass over indices saw. Position counts are weighted by the size of the
+// position's symmetry class (every position the canonical index stands for), when the
+// game has symmetries.
+struct IndexCounts {
+  std::uint64_t indices = 0;    // indices looked at
+  std::uint64_t holes = 0;      // of which holes
+  std::uint64_t positions = 0;  // positions the non-hole indices stand for
+  std::uint64_t terminal = 0;   // ... of which terminal
+  std::uint64_t no_move = 0;    // ... of which non-terminal without a legal move
+
+  IndexCounts& operator+=(const IndexCounts& o) {
+    indices += o.indices;
+    holes += o.holes;
+    positions += o.positions;
+    terminal += o.terminal;
+    no_move += o.no_move;
+    return *this;
+  }
+};
+
+// Checks one index: unrank gives a hole or a position that ranks back to (tier, index),
+// and so does every symmetric copy of it.
+template <Game G>
+void check_index(const G& game, Tier tier, Index index, bool count_moves, Failures& failures,
+                 IndexCounts& counts, std::vector<typename G::Position>& copies) {
+  ++counts.indices;
+  std::optional<typename G::Position> pos;
+  try {
+    pos = game.unrank(tier, index);
+  } catch (const std::exception& e) {
+    failures.add("unrank(" + game.tier_name(tier) + ", " + std::to_string(index) + ") threw: " + e.what());
+    return;
+  }
+  if (!pos) {
+    ++counts.holes;
+    return;
+  }
+  const Ranked want{tier, index};
+  const Ranked got = game.rank(*pos);
+  if (got != want) {
+    failures.add("unrank(" + ranked_text(game, want) + ") = " + game.position_text(*pos) + " ranks to " +
+                 ranked_text(game, got));
+    return;
+  }
+  std::uint64_t orbit = 1;
+  if constexpr (HasSymmetries<G>) {
+    game.symmetric(*pos, copies);
+    orbit = copies.size();
+    bool has_self = false;
+    for (const auto& copy : copies) {
+      has_self |= same_position(game, copy, *pos);
+      const Ranked copy_rank = game.rank(copy);
+      if (copy_rank != want) {
+        failures.add("symmetric copy " + game.position_text(copy) + " of " + game.position_text(*pos) + " (" +
+                     ranked_text(game, want) + ") ranks to " + ranked_text(game, copy_rank));
+      }
+    }
+    if (!has_self) failures.add("symmetric(" + game.position_text(*pos) + ") does not list the position itself");
+  }
+  counts.positions += orbit;
+  if (game.terminal(*pos)) {
+    counts.terminal += orbit;
+  } else if (count_moves) {
+    MoveList<G> moves;
+    game.moves(*pos, moves);
+    if (moves.empty()) counts.no_move += orbit;
+  }
+}
+
+// Every index of a tier, in parallel.
+template <Game G>
+IndexCounts check_tier_exhaustive(const G& game, Tier tier, bool count_moves, int threads, Failures& failures) {
+  std::vector<IndexCounts> partial(static_cast<std::size_t>(std::max(threads, 1)));
+  parallel_for(0, game.size(tier), threads, 1 << 14, [&](Index begin, Index end, int thread) {
+    IndexCounts& counts = partial[static_cast<std::size_t>(thread)];
+    std::vector<typename G::Position> copies;
+    for (Index i = begin; i < end; ++i) check_index(game, tier, i, count_moves, failures, counts, copies);
+  });
+  IndexCounts total;
+  for (const IndexCounts& counts : partial) total += counts;
+  return total;
+}
+
+// `samples` random (tier, index) pairs over the given tiers (tier first, uniformly, then
+// index), from a fixed seed.
+template <Game G>
+IndexCounts check_tiers_sampled(const G& game, const std::vector<Tier>& tiers, std::uint64_t samples,
+                                std::uint64_t seed, int threads, Failures& failures) {
+  std::mt19937_64 random(seed);
+  std::vector<Ranked> picks;
+  picks.reserve(samples);
+  for (std::uint64_t s = 0; s < samples; ++s) {
+    const Tier tier = tiers[random() % tiers.size()];
+    picks.push_back({tier, random() % game.size(tier)});
+  }
+  std::vector<IndexCounts> partial(static_cast<std::size_t>(std::max(threads, 1)));
+  parallel_for(0, picks.size(), threads, 1024, [&](Index begin, Index end, int thread) {
+    IndexCounts& counts = partial[static_cast<std::size_t>(thread)];
+    std::vector<typename G::Position> copies;
+    for (Index i = begin; i < end; ++i) check_index(game, picks[i].tier, picks[i].index, false, failures, counts, copies);
+  });
+  IndexCounts total;
+  for (const IndexCounts& counts : partial) total += counts;
+  return total;
+}
+
+// Up to per_tier positions of each tier at random indices (holes skipped), from a fixed
+// seed. With symmetries, a random symmetric copy is taken in place of the canonical
+// position every other time, so that non-canonical positions are exercised too.
+template <Game G>
+std::vector<typename G::Position> sample_positions(const G& game, const std::vector<Tier>& tiers, int per_tier,
+                                                   std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::vector<typename G::Position> result;
+  std::vector<typename G::Position> copies;
+  for (const Tier tier : tiers) {
+    const Index size = game.size(tier);
+    int found = 0;
+    for (int attempt = 0; attempt < 20 * per_tier && found < per_tier; ++attempt) {
+      const auto pos = game.unrank(tier, random() % size);
+      if (!pos) continue;
+      ++found;
+      if constexpr (HasSymmetries<G>) {
+        if (found % 2 == 0) {
+          game.symmetric(*pos, copies);
+          result.push_back(copies[random() % copies.size()]);
+          continue;
+        }
+      }
+      result.push_back(*pos);
+    }
+  }
+  return result;
+}
+
+// Moves and unmoves agree both ways, and moves that leave the tier lead into one of its
+// children:
+// - for every move of p to a non-terminal q of p's own tier, unmoves(q) and unmoves of
+//   q's canonical representative list a position that ranks to rank(p);
+// - every position r in unmoves(p) is non-terminal, of p's tier, and has a move to a
+//   position that ranks to rank(p).
+template <Game G>
+void check_moves_and_unmoves(const G& game, const typename G::Position& p, Failures& failures) {
+  using Position = typename G::Position;
+  if (game.terminal(p)) return;
+  const Ranked rp = game.rank(p);
+  const std::vector<Tier> children = game.children(rp.tier);
+  if (std::find(children.begin(), children.end(), rp.tier) != children.end()) {
+    failures.add("children(" + game.tier_name(rp.tier) + ") lists the tier itself");
+  }
+  MoveList<G> moves;
+  game.moves(p, moves);
+  UnmoveList<G> previous;
+  auto lists_p = [&](const Position& target) {
+    game.unmoves(target, previous);
+    return std::any_of(previous.begin(), previous.end(),
+                       [&](const Position& r) { return !game.terminal(r) && game.rank(r) == rp; });
+  };
+  for (const auto& move : moves) {
+    const Position q = game.play(p, move);
+    if (game.terminal(q)) continue;
+    const Ranked rq = game.rank(q);
+    if (rq.tier != rp.tier) {
+      if (std::find(children.begin(), children.end(), rq.tier) == children.end()) {
+        failures.add(game.position_text(p) + " move " + game.move_text(p, move) + " leads to tier " +
+                     game.tier_name(rq.tier) + ", not among the children of " + game.tier_name(rp.tier));
+      }
+      continue;
+    }
+    if (!lists_p(q)) {
+      failures.add("unmoves(" + game.position_text(q) + ") lack a predecessor ranking like " +
+                   game.position_text(p) + " (move " + game.move_text(p, move) + ")");
+    }
+    const auto canonical = game.unrank(rq.tier, rq.index);
+    if (!canonical) {
+      failures.add("rank(" + game.position_text(q) + ") = " + ranked_text(game, rq) + " is a hole");
+    } else if (!lists_p(*canonical)) {
+      failures.add("unmoves(" + game.position_text(*canonical) + ") (canonical of " + game.position_text(q) +
+                   ") lack a predecessor ranking like " + game.position_text(p));
+    }
+  }
+  game.unmoves(p, previous);
+  const UnmoveList<G> predecessors = previous;
+  for (const Position& r : predecessors) {
+    if (game.terminal(r)) {
+      failures.add("unmoves(" + game.position_text(p) + ") lists the terminal position " + game.position_text(r));
+      continue;
+    }
+    const Ranked rr = game.rank(r);
+    if (rr.tier != rp.tier) {
+      failures.add("unmoves(" + game.position_text(p) + ") lists " + game.position_text(r) + " of tier " +
+                   game.tier_name(rr.tier) + ", not " + game.tier_name(rp.tier));
+      continue;
+    }
+    MoveList<G> forward;
+    game.moves(r, forward);
+    const bool leads_back = std::any_of(forward.begin(), forward.end(), [&](const auto& m) {
+      const Position next = game.play(r, m);
+      return !game.terminal(next) && game.rank(next) == rp;
+    });
+    if (!leads_back) {
+      failures.add("unmoves(" + game.position_text(p) + ") lists " + game.position_text(r) +
+                   ", which has no move to a position ranking like it");
+    }
+  }
+}
+
+// Position text and every move's text parse back to the same position and move; the
+// texts of a position's moves are distinct.
+template <Game G>
+void check_text_round_trip(const G& game, const typename G::Position& p, Failures& failures) {
+  std::string text;
+  try {
+    text = game.position_text(p);
+    const auto parsed = game.parse_position(text);
+    if (!same_position(game, parsed, p)) {
+      failures.add("'" + text + "' parses to '" + game.position_text(parsed) + "'");
+      return;
+    }
+    if (game.terminal(p)) return;
+    MoveList<G> moves;
+    game.moves(p, moves);
+    std::vector<std::string> texts;
+    for (const auto& move : moves) {
+      const std::string move_text = game.move_text(p, move);
+      if (std::find(texts.begin(), texts.end(), move_text) != texts.end()) {
+        failures.add(text + ": two moves are written " + move_text);
+      }
+      texts.push_back(move_text);
+      const auto parsed_move = game.parse_move(p, move_text);
+      bool same = false;
+      if constexpr (std::equality_comparable<typename G::Move>) {
+        same = parsed_move == move;
+      } else {
+        same = same_position(game, game.play(p, parsed_move), game.play(p, move));
+      }
+      if (!same || game.move_text(p, parsed_move) != move_text) {
+        failures.add(text + ": move text '" + move_text + "' parses to '" + game.move_text(p, parsed_move) + "'");
+      }
+    }
+  } catch (const Error& e) {
+    failures.add("text round trip of '" + text + "' threw: " + e.what());
+  }
+}
+
+// The start position, and 'start' as its text.
+template <Game G>
+void check_start(const G& game, Failures& failures) {
+  const auto start = game.start();
+  try {
+    if (!same_position(game, game.parse_position("start"), start)) failures.add("'start' is not the start position");
+    if (!same_position(game, game.parse_position(game.position_text(start)), start)) {
+      failures.add("the start position's text does not parse back");
+    }
+  } catch (const Error& e) {
+    failures.add(std::string("parsing the start position threw: ") + e.what());
+  }
+  if (game.terminal(start)) failures.add("the start position is terminal");
+  MoveList<G> moves;
+  game.moves(start, moves);
+  if (moves.empty()) failures.add("the start position has no move");
+}
+
+}  // namespace gs::test

@@ -1,0 +1,385 @@
+// The retrograde engine against an independent forward fixpoint (tests/brute_force.h),
+// verification, determinism across thread counts, and resuming interrupted builds.
+//
+// Suites ending in "Slow" build every tier up to three pieces (label "slow"); the others
+// use the two-piece tiers and one three-piece tier (label "fast"), which is large enough
+// for two threads to share it, so that the sanitizer builds see the parallel code.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "db/database.h"
+#include "db/tier_file.h"
+#include "games/jungle/jungle.h"
+#include "retro/build.h"
+#include "retro/tier_solver.h"
+#include "retro/verify.h"
+#include "tests/brute_force.h"
+#include "tests/test_util.h"
+
+namespace gs {
+namespace {
+
+using jungle::Jungle;
+using test::Failures;
+using test::TempDir;
+namespace fs = std::filesystem;
+
+retro::BuildOptions build_options(int threads) {
+  retro::BuildOptions options;
+  options.solve.threads = threads;
+  options.solve.quiet = true;
+  return options;
+}
+
+std::vector<retro::TierReport> build(const Jungle& game, const fs::path& data, int limit, int threads) {
+  db::Database database(db::Location::of(game, data));
+  return retro::build(game, database, limit, build_options(threads));
+}
+
+// Solves the given tiers (whose children must be built already) and writes their files,
+// as retro::build does for all tiers.
+void solve_tiers(const Jungle& game, const fs::path& data, const std::vector<Tier>& tiers, int threads) {
+  db::Database database(db::Location::of(game, data));
+  for (const Tier tier : tiers) {
+    retro::TierSolver<Jungle> solver(game, database, tier, build_options(threads).solve);
+    const std::vector<ValueCode> codes = solver.solve();
+    db::TierHeader header;
+    header.game = database.location().game;
+    header.variant = database.location().variant;
+    header.rules = database.location().rules;
+    header.tier = tier;
+    header.tier_name = game.tier_name(tier);
+    db::write_tier(database.location().file(header.tier_name), header, codes);
+  }
+}
+
+// Every index of every tier the brute force solved holds the same value code in the
+// databases (holes included).
+void expect_database_equals(const Jungle& game, const fs::path& data, const test::BruteForceResult& brute) {
+  db::Database database(db::Location::of(game, data));
+  Failures failures;
+  std::uint64_t compared = 0;
+  for (const auto& [tier, codes] : brute.codes) {
+    const db::TierReader* reader = database.find(game, tier);
+    ASSERT_NE(reader, nullptr) << game.tier_name(tier) << " is not built";
+    ASSERT_EQ(reader->header().positions, codes.size());
+    for (Index i = 0; i < codes.size(); ++i) {
+      ++compared;
+      const ValueCode stored = reader->code(i);
+      if (stored == codes[i]) continue;
+      const auto pos = game.unrank(tier, i);
+      auto text = [](ValueCode code) { return code == kHoleCode ? std::string("hole") : Value::from_code(code).to_string(); };
+      failures.add(game.tier_name(tier) + " index " + std::to_string(i) + " " +
+                   (pos ? game.position_text(*pos) : "(hole)") + ": database " + text(stored) + ", brute force " +
+                   text(codes[i]));
+    }
+  }
+  EXPECT_GT(compared, 0U);
+  GS_EXPECT_NO_FAILURES(failures);
+}
+
+// How many indices differ between two solutions of the same tiers.
+std::uint64_t differences(const test::BruteForceResult& a, const test::BruteForceResult& b) {
+  std::uint64_t count = 0;
+  for (const auto& [tier, codes] : a.codes) {
+    const auto& other = b.codes.at(tier);
+    for (std::size_t i = 0; i < codes.size(); ++i) count += codes[i] != other[i] ? 1 : 0;
+  }
+  return count;
+}
+
+// Rewrites a tier file with the value at one index replaced, with correct checksums, so
+// that only verification can tell.
+void rewrite_with_value(const Jungle& game, const fs::path& data, Tier tier, Index index, ValueCode code) {
+  const db::Location location = db::Location::of(game, data);
+  const fs::path path = location.file(game.tier_name(tier));
+  std::vector<ValueCode> codes;
+  db::TierHeader header;
+  {
+    const auto reader = db::open_tier(path, location.expected(tier, game.size(tier)), true);
+    header = reader->header();
+    codes.resize(header.positions);
+    for (Index i = 0; i < codes.size(); ++i) codes[i] = reader->code(i);
+  }
+  codes[index] = code;
+  db::write_tier(path, header, codes);
+}
+
+std::vector<Tier> tiers_named(const std::vector<std::string>& names) {
+  std::vector<Tier> tiers;
+  for (const std::string& name : names) tiers.push_back(Jungle::parse_tier(name));
+  return tiers;
+}
+
+// For the fast tests: the three-piece tier RD-d and its children D-d and D-r (Black's
+// dog takes White's rat), children first. RD-d is large enough for two threads to
+// share its scan and levels, and its captures into child tiers exercise the depth order
+// of child-tier and in-tier results.
+const std::string kThreePieceTier = "RD-d";
+std::vector<Tier> small_closure() { return test::closure(Jungle{}, tiers_named({kThreePieceTier})); }
+
+const std::vector<std::pair<std::string, std::vector<std::string>>> kVariants = {
+    {"elephant_takes_rat=off", {"elephant_takes_rat=off"}},
+    {"stalemate=loss", {"stalemate=loss"}},
+};
+
+// ---------------------------------------------------------------------------------
+// Fast: two-piece tiers and one three-piece tier.
+
+TEST(Retro, ClosureOfATier) {
+  std::vector<std::string> names;
+  for (const Tier tier : small_closure()) names.push_back(Jungle::tier_name(tier));
+  ASSERT_EQ(names.size(), 3U);
+  EXPECT_EQ(names.back(), "RD-d");
+  // Without the rat, D-d; without the dog, R-d, which is named D-r by colour symmetry.
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end() - 1), (std::set<std::string>{"D-d", "D-r"}));
+}
+
+TEST(Retro, AgreesWithBruteForceOnTwoPieces) {
+  const auto reference = test::brute_force(Jungle{}, Jungle::tiers(2), 2);
+  EXPECT_GT(reference.rounds, 10);
+  {
+    TempDir dir;
+    build(Jungle{}, dir.path(), 2, 2);
+    expect_database_equals(Jungle{}, dir.path(), reference);
+  }
+  // Taking the rat away from the elephant changes values in E-r.
+  const Jungle game = Jungle::from_options("", {"elephant_takes_rat=off"});
+  const auto brute = test::brute_force(game, Jungle::tiers(2), 2);
+  EXPECT_GT(differences(brute, reference), 0U);
+  TempDir dir;
+  build(game, dir.path(), 2, 2);
+  expect_database_equals(game, dir.path(), brute);
+}
+
+TEST(Retro, AgreesWithBruteForceOnAThreePieceTier) {
+  // Two threads share RD-d's scan and levels (the sanitizer builds check them).
+  const Jungle game;
+  const auto brute = test::brute_force(game, small_closure(), 2);
+  TempDir dir;
+  solve_tiers(game, dir.path(), small_closure(), 2);
+  expect_database_equals(game, dir.path(), brute);
+}
+
+TEST(Retro, DetectsAWrongDatabase) {
+  // The comparison itself can fail: a database of other rules disagrees.
+  const Jungle standard;
+  const Jungle other = Jungle::from_options("", {"elephant_takes_rat=off"});
+  const auto brute = test::brute_force(other, Jungle::tiers(2), 1);
+  TempDir dir;
+  build(standard, dir.path(), 2, 1);
+  db::Database database(db::Location::of(standard, dir.path()));
+  std::uint64_t differ = 0;
+  for (const auto& [tier, codes] : brute.codes) {
+    const db::TierReader* reader = database.find(standard, tier);
+    ASSERT_NE(reader, nullptr);
+    for (Index i = 0; i < codes.size(); ++i) differ += reader->code(i) != codes[i] ? 1 : 0;
+  }
+  EXPECT_GT(differ, 0U);
+}
+
+TEST(Retro, VerifyAcceptsBruteForceValuesAndDetectsChanges) {
+  // Files written from the brute force's values (not the engine's) pass verification,
+  // and a changed value does not.
+  const Jungle game;
+  TempDir dir;
+  const db::Location location = db::Location::of(game, dir.path());
+  const auto brute = test::brute_force(game, small_closure(), 2);
+  for (const Tier tier : small_closure()) {
+    db::TierHeader header;
+    header.game = location.game;
+    header.variant = location.variant;
+    header.rules = location.rules;
+    header.tier = tier;
+    header.tier_name = game.tier_name(tier);
+    db::write_tier(location.file(header.tier_name), header, brute.codes.at(tier));
+  }
+  {
+    db::Database database(location);
+    for (const Tier tier : small_closure()) {
+      const auto bad = retro::verify_tier(game, database, tier, 2, true);
+      EXPECT_FALSE(bad.has_value()) << game.tier_name(tier) << " index " << bad->index << " " << bad->position
+                                    << " stores " << bad->stored << ", expected " << bad->expected;
+    }
+  }
+  // A win made two plies longer, and a hole given a value, are both caught.
+  const Tier tier = Jungle::parse_tier(kThreePieceTier);
+  const std::vector<ValueCode>& codes = brute.codes.at(tier);
+  Index win_index = 0;
+  while (win_index < codes.size() &&
+         (codes[win_index] == kHoleCode || !Value::from_code(codes[win_index]).is_win() ||
+          Value::from_code(codes[win_index]).depth() < 3)) {
+    ++win_index;
+  }
+  Index hole_index = 0;
+  while (hole_index < codes.size() && codes[hole_index] != kHoleCode) ++hole_index;
+  ASSERT_LT(win_index, codes.size());
+  ASSERT_LT(hole_index, codes.size());
+  const Value original = Value::from_code(codes[win_index]);
+  const fs::path path = location.file(kThreePieceTier);
+  const std::string good = test::read_file(path);
+  {
+    rewrite_with_value(game, dir.path(), tier, win_index, Value::win(static_cast<Depth>(original.depth() + 2)).code());
+    db::Database database(location);
+    const auto bad = retro::verify_tier(game, database, tier, 2, true);
+    ASSERT_TRUE(bad.has_value());
+    EXPECT_LE(bad->index, win_index);
+    if (bad->index == win_index) {
+      EXPECT_EQ(bad->stored, Value::win(static_cast<Depth>(original.depth() + 2)).to_string());
+      EXPECT_EQ(bad->expected, original.to_string());
+    }
+  }
+  test::write_file(path, good);
+  {
+    rewrite_with_value(game, dir.path(), tier, hole_index, kDrawCode);
+    db::Database database(location);
+    const auto bad = retro::verify_tier(game, database, tier, 2, true);
+    ASSERT_TRUE(bad.has_value());
+    EXPECT_EQ(bad->index, hole_index);
+    EXPECT_EQ(bad->stored, "draw");
+  }
+}
+
+TEST(Retro, ResumeRebuildsOnlyDamagedTiers) {
+  const Jungle game;
+  TempDir dir;
+  const auto first_reports = build(game, dir.path(), 2, 2);
+  ASSERT_EQ(first_reports.size(), 10U);
+  for (const auto& report : first_reports) EXPECT_TRUE(report.built) << report.name;
+  const auto before = test::snapshot(dir.path());
+  const db::Location location = db::Location::of(game, dir.path());
+  fs::remove(location.file("R-r"));
+  fs::remove(location.file("E-d"));
+  fs::resize_file(location.file("T-t"), fs::file_size(location.file("T-t")) - 1);
+  test::flip_byte(location.file("D-r"), db::kHeaderSize + 5);
+  // Temporary files: one of a killed writer (no process has that id: ids stay below
+  // 2^22), one of a writer that still runs (this process).
+  const std::string dead = location.file("E-e").string() + ".tmp-999999999";
+  const std::string alive = location.file("E-t").string() + ".tmp-" + std::to_string(::getpid());
+  test::write_file(dead, "half a file");
+  test::write_file(alive, "a file being written");
+  const auto reports = build(game, dir.path(), 2, 2);
+  std::set<std::string> rebuilt;
+  for (const auto& report : reports) {
+    if (report.built) rebuilt.insert(report.name);
+  }
+  EXPECT_EQ(rebuilt, (std::set<std::string>{"R-r", "E-d", "T-t", "D-r"}));
+  EXPECT_EQ(test::compare_snapshots(before, test::snapshot(dir.path())), "");
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_TRUE(fs::exists(alive));
+  // A third build has nothing to do.
+  for (const auto& report : build(game, dir.path(), 2, 2)) EXPECT_FALSE(report.built) << report.name;
+}
+
+TEST(Retro, MissingChildrenAndMemoryBudgetAreErrors) {
+  const Jungle game;
+  TempDir dir;
+  db::Database database(db::Location::of(game, dir.path()));
+  try {
+    retro::TierSolver<Jungle> solver(game, database, Jungle::parse_tier("RE-r"), {1, true});
+    ADD_FAILURE() << "a tier was solved without its children";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("not built"), std::string::npos) << e.what();
+  }
+  retro::BuildOptions options = build_options(1);
+  options.memory_bytes = 1000;
+  try {
+    retro::build(game, database, 2, options);
+    ADD_FAILURE() << "the memory budget was ignored";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("memory"), std::string::npos) << e.what();
+  }
+  EXPECT_TRUE(test::snapshot(dir.path()).empty());
+}
+
+// ---------------------------------------------------------------------------------
+// Slow: every tier up to three pieces.
+
+TEST(RetroSlow, AgreesWithBruteForceUpToThreePieces) {
+  const Jungle game;
+  const auto brute = test::brute_force(game, game.tiers(3), default_threads());
+  TempDir dir;
+  const auto reports = build(game, dir.path(), 3, default_threads());
+  EXPECT_EQ(reports.size(), game.tiers(3).size());
+  expect_database_equals(game, dir.path(), brute);
+}
+
+TEST(RetroSlow, VariantsAgreeWithBruteForceUpToThreePieces) {
+  const auto reference = test::brute_force(Jungle{}, Jungle::tiers(3), default_threads());
+  for (const auto& [name, options] : kVariants) {
+    SCOPED_TRACE(name);
+    const Jungle game = Jungle::from_options("", options);
+    const auto brute = test::brute_force(game, game.tiers(3), default_threads());
+    EXPECT_GT(differences(brute, reference), 0U) << name << " changes no value";
+    TempDir dir;
+    build(game, dir.path(), 3, default_threads());
+    EXPECT_TRUE(fs::exists(dir.path() / "jungle" / ("standard," + name)));
+    expect_database_equals(game, dir.path(), brute);
+  }
+}
+
+TEST(RetroSlow, VerifyPassesUpToThreePieces) {
+  const Jungle game;
+  TempDir dir;
+  build(game, dir.path(), 3, default_threads());
+  db::Database database(db::Location::of(game, dir.path()));
+  for (const Tier tier : retro::tiers_in_order(game, 3)) {
+    const auto bad = retro::verify_tier(game, database, tier, default_threads(), true);
+    EXPECT_FALSE(bad.has_value()) << game.tier_name(tier) << " index " << bad->index << " " << bad->position
+                                  << " stores " << bad->stored << ", expected " << bad->expected;
+  }
+}
+
+TEST(RetroSlow, ThreadCountsGiveIdenticalFilesUpToThreePieces) {
+  const Jungle game;
+  TempDir one;
+  TempDir two;
+  build(game, one.path(), 3, 1);
+  build(game, two.path(), 3, 2);
+  const auto files = test::snapshot(one.path());
+  EXPECT_EQ(files.size(), game.tiers(3).size());
+  EXPECT_EQ(test::compare_snapshots(files, test::snapshot(two.path())), "");
+}
+
+TEST(RetroSlow, InterruptedBuildResumesUpToThreePieces) {
+  const Jungle game;
+  TempDir dir;
+  build(game, dir.path(), 3, default_threads());
+  const auto before = test::snapshot(dir.path());
+  ASSERT_EQ(before.size(), game.tiers(3).size());
+  const db::Location location = db::Location::of(game, dir.path());
+  // As a killed build leaves things: some tiers never written (a two-piece one that
+  // three-piece tiers depend on, and three-piece ones), a file cut short, a temporary
+  // file of a write in progress.
+  const std::vector<std::string> removed = {"E-r", "RE-r", "DT-r", "TE-t"};
+  for (const std::string& name : removed) ASSERT_TRUE(fs::remove(location.file(name))) << name;
+  const fs::path cut = location.file("RD-d");
+  fs::resize_file(cut, fs::file_size(cut) / 2);
+  const std::string stray = location.file("RT-t").string() + ".tmp-999999999";
+  test::write_file(stray, test::read_file(location.file("RT-t")).substr(0, 1000));
+  const auto reports = build(game, dir.path(), 3, default_threads());
+  std::set<std::string> rebuilt;
+  for (const auto& report : reports) {
+    if (report.built) rebuilt.insert(report.name);
+  }
+  // Exactly the missing and damaged tiers are built again; the others, including those
+  // that depend on a rebuilt tier, are left alone.
+  std::set<std::string> expected(removed.begin(), removed.end());
+  expected.insert("RD-d");
+  EXPECT_EQ(rebuilt, expected);
+  EXPECT_EQ(test::compare_snapshots(before, test::snapshot(dir.path())), "");
+  EXPECT_TRUE(test::files_named(dir.path(), ".tmp-").empty());
+}
+
+}  // namespace
+}  // namespace gs
