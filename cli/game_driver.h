@@ -136,7 +136,7 @@ class GameDriver final : public Driver {
       const auto bad = retro::verify_tier(game_, database, tier, threads(options), options.quiet);
       if (bad) {
         fmt::print(stderr,
-                   "gamesolver: verify: tier {} index {} is inconsistent: position {} stores {}, its "
+                   "gamesolver: error: verify: tier {} index {} is inconsistent: position {} stores {}, its "
                    "successors give {}\n",
                    game_.tier_name(tier), bad->index, bad->position, bad->stored, bad->expected);
         return 1;
@@ -212,11 +212,14 @@ class GameDriver final : public Driver {
     } else {
       fmt::print("{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>12}\n", "total", total[0], total[1],
                  total[2], total[3], total[4], "", total[5]);
-      if (missing > 0)
-        fmt::print("{} tiers are not built: run gamesolver build {} --pieces {}\n", missing, G::kName,
-                   pieces);
     }
-    return missing > 0 ? 1 : 0;
+    if (missing > 0) {
+      std::fflush(stdout);
+      fmt::print(stderr, "gamesolver: error: {} tiers are not built: run gamesolver build {} --pieces {}\n",
+                 missing, G::kName, pieces);
+      return 1;
+    }
+    return 0;
   }
 
   int count(const CommonOptions& options, int pieces) override {
@@ -268,7 +271,7 @@ class GameDriver final : public Driver {
       by_pieces[game_.tier_pieces(tier)].add(sum);
       by_tier.emplace_back(tier, sum);
     }
-    auto row = [&](const std::string& key, const std::string& label, const Counts& c,
+    auto row = [&](const std::string& key, const nlohmann::json& label, const Counts& c,
                    std::uint64_t end_positions) {
       nlohmann::json out = {{key, label},
                             {"positions", c.positions},
@@ -284,7 +287,7 @@ class GameDriver final : public Driver {
     for (const auto& [n, c] : by_pieces) {
       std::uint64_t end_positions = c.terminal;
       if constexpr (HasEndPositionCount<G>) end_positions += game_.end_positions(n);
-      pieces_rows.push_back(row("pieces", std::to_string(n), c, end_positions));
+      pieces_rows.push_back(row("pieces", n, c, end_positions));
     }
     for (const auto& [tier, c] : by_tier) tier_rows.push_back(row("tier", game_.tier_name(tier), c, 0));
     if (options.json) {
@@ -297,7 +300,8 @@ class GameDriver final : public Driver {
     // classes: positions up to symmetry (the index entries that are not holes);
     // indices: the size of the index; baseline: the published index it is compared with.
     auto print = [](const nlohmann::json& r, const std::string& key) {
-      fmt::print("{:>8} {:>16} {:>14} {:>11} {:>14} {:>14} {:>14}\n", r[key].get<std::string>(),
+      const std::string label = r[key].is_string() ? r[key].get<std::string>() : r[key].dump();
+      fmt::print("{:>8} {:>16} {:>14} {:>11} {:>14} {:>14} {:>14}\n", label,
                  r["positions"].get<std::uint64_t>(), r.value("end_positions", std::uint64_t{0}),
                  r["stalemates"].get<std::uint64_t>(), r["classes"].get<std::uint64_t>(),
                  r["indices"].get<std::uint64_t>(), r.value("baseline_indices", std::uint64_t{0}));

@@ -41,8 +41,9 @@ RunResult gamesolver(const TempDir& dir, std::vector<std::string> args) {
 }
 
 std::string describe(const RunResult& r) {
-  return "exit " + std::to_string(r.exit_code) + (r.signal != 0 ? " signal " + std::to_string(r.signal) : "") +
-         "\nstdout:\n" + r.out.substr(0, 3000) + "\nstderr:\n" + r.err.substr(0, 3000);
+  return "exit " + std::to_string(r.exit_code) +
+         (r.signal != 0 ? " signal " + std::to_string(r.signal) : "") + "\nstdout:\n" +
+         r.out.substr(0, 3000) + "\nstderr:\n" + r.err.substr(0, 3000);
 }
 
 #define EXPECT_SUCCESS(r) EXPECT_EQ((r).exit_code, 0) << describe(r)
@@ -128,7 +129,8 @@ void check_probe(const TempDir& dir, const fs::path& data, const std::string& po
     EXPECT_EQ(child_text, Jungle::position_text(Jungle::play(pos, game.parse_move(pos, move))));
     const json child = probe_json(dir, data, child_text);
     const std::optional<Value> child_value = value_of(child.at("value"));
-    EXPECT_EQ(text_of(move_value), text_of(child_value ? std::optional<Value>(child_value->before_move()) : std::nullopt))
+    EXPECT_EQ(text_of(move_value),
+              text_of(child_value ? std::optional<Value>(child_value->before_move()) : std::nullopt))
         << "move " << move;
     if (move_value && (!best || move_value->better_than(*best))) best = move_value;
   }
@@ -192,11 +194,14 @@ TEST(Cli, BadInput) {
   expect_error(gamesolver(dir, {"probe", "chess", "start", "--data", data}), "unknown game 'chess'");
   expect_error(gamesolver(dir, {"build", "chess", "--data", data}), "unknown game");
   expect_error(gamesolver(dir, {"probe", "jungle", "1r3e1/2t1d2/7/7/7/2D1T2 w", "--data", data}), "7 ranks");
-  expect_error(gamesolver(dir, {"probe", "jungle", "1x3e1/2t1d2/7/7/7/2D1T2/1E3R1 w", "--data", data}), "not a piece");
+  expect_error(gamesolver(dir, {"probe", "jungle", "1x3e1/2t1d2/7/7/7/2D1T2/1E3R1 w", "--data", data}),
+               "not a piece");
   expect_error(gamesolver(dir, {"probe", "jungle", "", "--data", data}), "no side to move");
-  expect_error(gamesolver(dir, {"probe", "jungle", "start", "--rule", "foo=1", "--data", data}), "unknown rule option 'foo'");
-  expect_error(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--rule", "stalemate=win", "--data", data}),
-               "stalemate");
+  expect_error(gamesolver(dir, {"probe", "jungle", "start", "--rule", "foo=1", "--data", data}),
+               "unknown rule option 'foo'");
+  expect_error(
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--rule", "stalemate=win", "--data", data}),
+      "stalemate");
   expect_error(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--variant", "big", "--data", data}),
                "unknown variant");
   // Nothing was built by the failed commands.
@@ -236,7 +241,8 @@ TEST(Cli, EndToEndTwoPieces) {
     EXPECT_EQ(tier.at("wins").get<std::uint64_t>() + tier.at("draws").get<std::uint64_t>() +
                   tier.at("losses").get<std::uint64_t>(),
               tier.at("positions").get<std::uint64_t>());
-    EXPECT_EQ(tier.at("indices").get<Index>(), Jungle::size(Jungle::parse_tier(tier.at("tier").get<std::string>())));
+    EXPECT_EQ(tier.at("indices").get<Index>(),
+              Jungle::size(Jungle::parse_tier(tier.at("tier").get<std::string>())));
     positions += tier.at("positions").get<std::uint64_t>();
   }
   EXPECT_EQ(positions, 16U * 1091U);  // two pieces have no holes
@@ -269,7 +275,8 @@ TEST(Cli, DamagedDatabases) {
   expect_error(gamesolver(dir, {"probe", "jungle", position, "--data", data.string()}), er.string());
   expect_error(gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string()}), "checksum");
   test::write_file(er, good.substr(0, good.size() / 2));
-  expect_error(gamesolver(dir, {"probe", "jungle", position, "--data", data.string(), "--json"}), "truncated");
+  expect_error(gamesolver(dir, {"probe", "jungle", position, "--data", data.string(), "--json"}),
+               "truncated");
   test::write_file(er, good);
   EXPECT_SUCCESS(gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}));
 
@@ -301,7 +308,8 @@ TEST(Cli, DamagedDatabases) {
   EXPECT_SUCCESS(r);
   EXPECT_TRUE(json::parse(r.out).at("value").is_null()) << describe(r);
   // Another rule set's databases are elsewhere: nothing is built for them.
-  r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--rule", "stalemate=loss", "--data", data.string()});
+  r = gamesolver(dir,
+                 {"stats", "jungle", "--pieces", "2", "--rule", "stalemate=loss", "--data", data.string()});
   EXPECT_NE(r.exit_code, 0) << describe(r);
 }
 
@@ -317,7 +325,7 @@ TEST(CliSlow, EndToEndThreePieces) {
   EXPECT_EQ(test::snapshot(data).size(), 34U);
 
   std::vector<std::string> positions = {"7/3t3/7/7/2R4/7/4D2 w", "rT5/D6/7/7/7/7/7 b", "7/7/2e4/3R3/7/7/7 b",
-                                        "7/7/7/2eR3/7/7/3t3 w", "7/7/7/7/7/7/2Rr3 w", "start"};
+                                        "7/7/7/2eR3/7/7/3t3 w",  "7/7/7/7/7/7/2Rr3 w", "start"};
   const Jungle game;
   const auto sampled = test::sample_positions(game, game.tiers(3), 1, 99);
   for (std::size_t i = 0; i < sampled.size(); i += 8) positions.push_back(Jungle::position_text(sampled[i]));
@@ -367,8 +375,9 @@ TEST(CliSlow, KilledBuildResumesToIdenticalFiles) {
   int kills = 0;
   double fraction = 0.5;
   for (int attempt = 0; attempt < 8 && kills < 2; ++attempt) {
-    test::Child child({GAMESOLVER_BINARY, "build", "jungle", "--pieces", "3", "--data", killed.string(), "--quiet"},
-                      dir.path());
+    test::Child child(
+        {GAMESOLVER_BINARY, "build", "jungle", "--pieces", "3", "--data", killed.string(), "--quiet"},
+        dir.path());
     std::this_thread::sleep_for(std::chrono::duration<double>(seconds * fraction));
     if (child.finished()) {
       // Finished before the kill: start again from nothing, with an earlier kill.
@@ -404,7 +413,8 @@ TEST(CliSlow, KilledBuildResumesToIdenticalFiles) {
   for (const auto& [name, contents] : want) bytes += contents.size();
   EXPECT_EQ(stats.at("total").at("file_bytes").get<std::uint64_t>(), bytes);
   // The resumed build removed the temporary files of the killed ones.
-  for (const std::string& leftover : test::files_named(killed, ".tmp-")) ADD_FAILURE() << "left behind: " << leftover;
+  for (const std::string& leftover : test::files_named(killed, ".tmp-"))
+    ADD_FAILURE() << "left behind: " << leftover;
   r = gamesolver(dir, {"verify", "jungle", "--pieces", "3", "--data", killed.string(), "--quiet"});
   EXPECT_SUCCESS(r);
 }

@@ -32,7 +32,9 @@ TierHeader header_for(Tier tier, const std::string& name) {
   return header;
 }
 
-Expected expected_for(Tier tier, std::uint64_t positions) { return {"jungle", "standard", "", tier, positions}; }
+Expected expected_for(Tier tier, std::uint64_t positions) {
+  return {"jungle", "standard", "", tier, positions};
+}
 
 // Opening must fail with a message naming the file and containing `what`.
 void expect_refused(const fs::path& path, const Expected& expected, const std::string& what) {
@@ -41,7 +43,8 @@ void expect_refused(const fs::path& path, const Expected& expected, const std::s
     ADD_FAILURE() << path << " was accepted (expected: " << what << ")";
   } catch (const Error& e) {
     const std::string message = e.what();
-    EXPECT_NE(message.find(path.string()), std::string::npos) << "message does not name the file: " << message;
+    EXPECT_NE(message.find(path.string()), std::string::npos)
+        << "message does not name the file: " << message;
     EXPECT_NE(message.find(what), std::string::npos) << "message lacks '" << what << "': " << message;
   }
   EXPECT_FALSE(tier_file_good(path, expected));
@@ -162,12 +165,11 @@ TEST(TierFile, FlippedHeaderByte) {
     const char* what;
   };
   const Case cases[] = {
-      {0, "bad magic"},          {7, "bad magic"},          {8, "format version"},
-      {12, "header checksum"},   {16, "header checksum"},   {40, "header checksum"},
-      {64, "header checksum"},   {128, "header checksum"},  {140, "header checksum"},
-      {160, "header checksum"},  {170, "header checksum"},  {200, "header checksum"},
-      {204, "header checksum"},  {208, "header checksum"},  {230, "header checksum"},
-      {248, "header checksum"},  {255, "header checksum"},
+      {0, "bad magic"},         {7, "bad magic"},         {8, "format version"},    {12, "header checksum"},
+      {16, "header checksum"},  {40, "header checksum"},  {64, "header checksum"},  {128, "header checksum"},
+      {140, "header checksum"}, {160, "header checksum"}, {170, "header checksum"}, {200, "header checksum"},
+      {204, "header checksum"}, {208, "header checksum"}, {230, "header checksum"}, {248, "header checksum"},
+      {255, "header checksum"},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE("byte " + std::to_string(c.offset));
@@ -240,10 +242,10 @@ TEST(TierFile, StaleTemporariesAreRemoved) {
   const fs::path path = dir / "R-r.gsdb";
   const std::string self = std::to_string(::getpid());
   const std::vector<std::string> removed = {"R-r.gsdb.tmp-999999999"};  // no process has that id
-  const std::vector<std::string> kept = {"R-r.gsdb.tmp-" + self,     // a writer that still runs
-                                         "R-r.gsdb.tmp-12ab",        // not a process id
-                                         "R-r.gsdb.tmp-",            //
-                                         "D-r.gsdb.tmp-999999999",   // another tier's
+  const std::vector<std::string> kept = {"R-r.gsdb.tmp-" + self,        // a writer that still runs
+                                         "R-r.gsdb.tmp-12ab",           // not a process id
+                                         "R-r.gsdb.tmp-",               //
+                                         "D-r.gsdb.tmp-999999999",      // another tier's
                                          "R-r.gsdb"};
   for (const auto& name : removed) test::write_file(dir / name, "x");
   for (const auto& name : kept) test::write_file(dir / name, "x");

@@ -103,7 +103,8 @@ void check_index(const G& game, Tier tier, Index index, bool count_moves, Failur
                      ranked_text(game, want) + ") ranks to " + ranked_text(game, copy_rank));
       }
     }
-    if (!has_self) failures.add("symmetric(" + game.position_text(*pos) + ") does not list the position itself");
+    if (!has_self)
+      failures.add("symmetric(" + game.position_text(*pos) + ") does not list the position itself");
   }
   counts.positions += orbit;
   if (game.terminal(*pos)) {
@@ -117,7 +118,8 @@ void check_index(const G& game, Tier tier, Index index, bool count_moves, Failur
 
 // Every index of a tier, in parallel.
 template <Game G>
-IndexCounts check_tier_exhaustive(const G& game, Tier tier, bool count_moves, int threads, Failures& failures) {
+IndexCounts check_tier_exhaustive(const G& game, Tier tier, bool count_moves, int threads,
+                                  Failures& failures) {
   std::vector<IndexCounts> partial(static_cast<std::size_t>(std::max(threads, 1)));
   parallel_for(0, game.size(tier), threads, 1 << 14, [&](Index begin, Index end, int thread) {
     IndexCounts& counts = partial[static_cast<std::size_t>(thread)];
@@ -145,7 +147,8 @@ IndexCounts check_tiers_sampled(const G& game, const std::vector<Tier>& tiers, s
   parallel_for(0, picks.size(), threads, 1024, [&](Index begin, Index end, int thread) {
     IndexCounts& counts = partial[static_cast<std::size_t>(thread)];
     std::vector<typename G::Position> copies;
-    for (Index i = begin; i < end; ++i) check_index(game, picks[i].tier, picks[i].index, false, failures, counts, copies);
+    for (Index i = begin; i < end; ++i)
+      check_index(game, picks[i].tier, picks[i].index, false, failures, counts, copies);
   });
   IndexCounts total;
   for (const IndexCounts& counts : partial) total += counts;
@@ -156,8 +159,8 @@ IndexCounts check_tiers_sampled(const G& game, const std::vector<Tier>& tiers, s
 // seed. With symmetries, a random symmetric copy is taken in place of the canonical
 // position every other time, so that non-canonical positions are exercised too.
 template <Game G>
-std::vector<typename G::Position> sample_positions(const G& game, const std::vector<Tier>& tiers, int per_tier,
-                                                   std::uint64_t seed) {
+std::vector<typename G::Position> sample_positions(const G& game, const std::vector<Tier>& tiers,
+                                                   int per_tier, std::uint64_t seed) {
   std::mt19937_64 random(seed);
   std::vector<typename G::Position> result;
   std::vector<typename G::Position> copies;
@@ -231,7 +234,8 @@ void check_moves_and_unmoves(const G& game, const typename G::Position& p, Failu
   const UnmoveList<G> predecessors = previous;
   for (const Position& r : predecessors) {
     if (game.terminal(r)) {
-      failures.add("unmoves(" + game.position_text(p) + ") lists the terminal position " + game.position_text(r));
+      failures.add("unmoves(" + game.position_text(p) + ") lists the terminal position " +
+                   game.position_text(r));
       continue;
     }
     const Ranked rr = game.rank(r);
@@ -283,7 +287,8 @@ void check_text_round_trip(const G& game, const typename G::Position& p, Failure
         same = same_position(game, game.play(p, parsed_move), game.play(p, move));
       }
       if (!same || game.move_text(p, parsed_move) != move_text) {
-        failures.add(text + ": move text '" + move_text + "' parses to '" + game.move_text(p, parsed_move) + "'");
+        failures.add(text + ": move text '" + move_text + "' parses to '" + game.move_text(p, parsed_move) +
+                     "'");
       }
     }
   } catch (const Error& e) {
@@ -296,7 +301,8 @@ template <Game G>
 void check_start(const G& game, Failures& failures) {
   const auto start = game.start();
   try {
-    if (!same_position(game, game.parse_position("start"), start)) failures.add("'start' is not the start position");
+    if (!same_position(game, game.parse_position("start"), start))
+      failures.add("'start' is not the start position");
     if (!same_position(game, game.parse_position(game.position_text(start)), start)) {
       failures.add("the start position's text does not parse back");
     }

@@ -99,7 +99,8 @@ struct RawCounts {
 
 // Raw counts for `pieces` pieces; adds to `ends` every end position reached by a move of
 // a counted position (keyed by key_of), when that end position has `end_pieces` pieces.
-RawCounts raw_counts(const Jungle& game, int pieces, int end_pieces, std::unordered_set<std::uint64_t>& ends) {
+RawCounts raw_counts(const Jungle& game, int pieces, int end_pieces,
+                     std::unordered_set<std::uint64_t>& ends) {
   RawCounts counts;
   MoveList<Jungle> moves;
   for_each_raw_position(pieces, [&](const Position& pos) {
@@ -146,7 +147,8 @@ TEST(JungleBattery, RankUnrankSampledThreeToEightPieces) {
     Failures failures;
     const auto tiers = test::tiers_with_pieces(game, 8, pieces, pieces);
     ASSERT_FALSE(tiers.empty());
-    const IndexCounts counts = test::check_tiers_sampled(game, tiers, 3000, kSeed + pieces, default_threads(), failures);
+    const IndexCounts counts =
+        test::check_tiers_sampled(game, tiers, 3000, kSeed + pieces, default_threads(), failures);
     GS_EXPECT_NO_FAILURES(failures) << pieces << " pieces";
     EXPECT_EQ(counts.indices, 3000U);
     EXPECT_GT(counts.positions, 0U);
@@ -224,7 +226,8 @@ TEST(JungleBatterySlow, RankUnrankExhaustiveUpToFourPieces) {
   Failures failures;
   std::map<int, IndexCounts> by_pieces;
   for (const Tier tier : game.tiers(4)) {
-    by_pieces[game.tier_pieces(tier)] += test::check_tier_exhaustive(game, tier, false, default_threads(), failures);
+    by_pieces[game.tier_pieces(tier)] +=
+        test::check_tier_exhaustive(game, tier, false, default_threads(), failures);
   }
   GS_EXPECT_NO_FAILURES(failures);
   EXPECT_EQ(by_pieces[2].positions, 69184U);
@@ -248,7 +251,8 @@ TEST(JungleBatterySlow, RankUnrankSampledFiveAndSixPieces) {
   for (int pieces = 5; pieces <= 6; ++pieces) {
     Failures failures;
     const auto tiers = test::tiers_with_pieces(game, 6, pieces, pieces);
-    const IndexCounts counts = test::check_tiers_sampled(game, tiers, 200000, kSeed + pieces, default_threads(), failures);
+    const IndexCounts counts =
+        test::check_tiers_sampled(game, tiers, 200000, kSeed + pieces, default_threads(), failures);
     GS_EXPECT_NO_FAILURES(failures) << pieces << " pieces";
     EXPECT_EQ(counts.indices, 200000U);
     // Holes are rare: only placements with both first pieces on the d-file can be.
@@ -373,7 +377,8 @@ TEST(JungleIndex, TiersCoverEveryMaterialOnce) {
 TEST(JungleIndex, Children) {
   auto names = [](const std::string& tier) {
     std::set<std::string> result;
-    for (const Tier child : Jungle::children(Jungle::parse_tier(tier))) result.insert(Jungle::tier_name(child));
+    for (const Tier child : Jungle::children(Jungle::parse_tier(tier)))
+      result.insert(Jungle::tier_name(child));
     return result;
   };
   EXPECT_EQ(names("R-r"), std::set<std::string>{});
@@ -393,8 +398,8 @@ TEST(JungleRules, StartPosition) {
   game.moves(start, moves);
   std::set<std::string> texts;
   for (const Move& move : moves) texts.insert(Jungle::move_text(start, move));
-  EXPECT_EQ(texts, (std::set<std::string>{"Ea1", "Eb2", "Ec1", "Rf2", "Re1", "Rg1", "Dc3", "Dc1", "Db2", "Dd2",
-                                          "Te3", "Te1", "Td2", "Tf2"}));
+  EXPECT_EQ(texts, (std::set<std::string>{"Ea1", "Eb2", "Ec1", "Rf2", "Re1", "Rg1", "Dc3", "Dc1", "Db2",
+                                          "Dd2", "Te3", "Te1", "Td2", "Tf2"}));
   EXPECT_EQ(game.parse_move(start, "b1b2"), game.parse_move(start, "Eb2"));
 }
 
@@ -402,12 +407,12 @@ TEST(JungleRules, Captures) {
   const Jungle standard;
   const Jungle no_elephant_takes_rat = Jungle::from_options("standard", {"elephant_takes_rat=off"});
   enum { R, r, D, d, T, t, E, e };
-  EXPECT_TRUE(standard.can_capture(R, e));   // the rat takes the elephant
-  EXPECT_TRUE(standard.can_capture(E, r));   // the elephant takes the rat (option, default on)
+  EXPECT_TRUE(standard.can_capture(R, e));  // the rat takes the elephant
+  EXPECT_TRUE(standard.can_capture(E, r));  // the elephant takes the rat (option, default on)
   EXPECT_FALSE(no_elephant_takes_rat.can_capture(E, r));
   EXPECT_TRUE(no_elephant_takes_rat.can_capture(r, E));
   EXPECT_TRUE(standard.can_capture(D, r));
-  EXPECT_TRUE(standard.can_capture(d, D));   // equal strength
+  EXPECT_TRUE(standard.can_capture(d, D));  // equal strength
   EXPECT_FALSE(standard.can_capture(R, d));
   EXPECT_FALSE(standard.can_capture(T, e));
   EXPECT_FALSE(standard.can_capture(R, t));
@@ -498,18 +503,11 @@ TEST(JungleInput, MalformedAndIllegalMovesThrow) {
     const char* what;
   };
   const Case cases[] = {
-      {"", "is not a move"},
-      {"Z2b", "is not a move"},
-      {"E", "not a square"},
-      {"Ex", "not a square"},
-      {"Eh9", "not a square"},
-      {"Eb22", "not a square"},
-      {"Eb3", "illegal"},          // two squares away
-      {"Ec2", "illegal"},          // diagonal
-      {"eb6", "White to move"},    // Black's piece
-      {"a1a2", "no piece on a1"},
-      {"b1b3", "illegal"},
-      {"c2c4", "illegal"},
+      {"", "is not a move"},      {"Z2b", "is not a move"}, {"E", "not a square"}, {"Ex", "not a square"},
+      {"Eh9", "not a square"},    {"Eb22", "not a square"}, {"Eb3", "illegal"},  // two squares away
+      {"Ec2", "illegal"},                                                        // diagonal
+      {"eb6", "White to move"},                                                  // Black's piece
+      {"a1a2", "no piece on a1"}, {"b1b3", "illegal"},      {"c2c4", "illegal"},
   };
   for (const Case& c : cases) {
     try {
@@ -540,7 +538,7 @@ TEST(JungleInput, RuleOptions) {
   EXPECT_EQ(Jungle::from_options("", {"elephant_takes_rat=on", "stalemate=draw"}).rule_text(), "");
 
   const std::vector<std::vector<std::string>> bad = {
-      {"foo=1"}, {"elephant_takes_rat"}, {"elephant_takes_rat=maybe"}, {"stalemate=win"},
+      {"foo=1"}, {"elephant_takes_rat"}, {"elephant_takes_rat=maybe"},         {"stalemate=win"},
       {"=on"},   {"stalemate"},          {"elephant_takes_rat=off", "bogus=2"}};
   for (const auto& options : bad) {
     try {

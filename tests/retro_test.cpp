@@ -78,10 +78,12 @@ void expect_database_equals(const Jungle& game, const fs::path& data, const test
       const ValueCode stored = reader->code(i);
       if (stored == codes[i]) continue;
       const auto pos = game.unrank(tier, i);
-      auto text = [](ValueCode code) { return code == kHoleCode ? std::string("hole") : Value::from_code(code).to_string(); };
+      auto text = [](ValueCode code) {
+        return code == kHoleCode ? std::string("hole") : Value::from_code(code).to_string();
+      };
       failures.add(game.tier_name(tier) + " index " + std::to_string(i) + " " +
-                   (pos ? game.position_text(*pos) : "(hole)") + ": database " + text(stored) + ", brute force " +
-                   text(codes[i]));
+                   (pos ? game.position_text(*pos) : "(hole)") + ": database " + text(stored) +
+                   ", brute force " + text(codes[i]));
     }
   }
   EXPECT_GT(compared, 0U);
@@ -229,7 +231,8 @@ TEST(Retro, VerifyAcceptsBruteForceValuesAndDetectsChanges) {
   const fs::path path = location.file(kThreePieceTier);
   const std::string good = test::read_file(path);
   {
-    rewrite_with_value(game, dir.path(), tier, win_index, Value::win(static_cast<Depth>(original.depth() + 2)).code());
+    rewrite_with_value(game, dir.path(), tier, win_index,
+                       Value::win(static_cast<Depth>(original.depth() + 2)).code());
     db::Database database(location);
     const auto bad = retro::verify_tier(game, database, tier, 2, true);
     ASSERT_TRUE(bad.has_value());

@@ -80,7 +80,8 @@ inline std::map<std::string, std::string> snapshot(const fs::path& dir, const st
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
     if (!entry.is_regular_file()) continue;
     const std::string name = entry.path().filename().string();
-    if (name.size() < suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0) continue;
+    if (name.size() < suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
     files[fs::relative(entry.path(), dir).string()] = read_file(entry.path());
   }
   return files;
