@@ -56,6 +56,8 @@
 //                                   distinct indices (the same fact read backwards).
 //   baseline_size(tier),            the size of a published index for the tier, and
 //   baseline_name()                 whose it is, to print beside ours (count).
+//   board()                         how the board looks (core/board.h), for the
+//                                   explorer page.
 #include <concepts>
 #include <cstddef>
 #include <optional>
@@ -63,6 +65,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/board.h"
 #include "core/small_vector.h"
 #include "core/value.h"
 
@@ -132,6 +135,11 @@ template <class G>
 concept HasBaselineSize = requires(const G& game, Tier tier) {
   { game.baseline_size(tier) } -> std::convertible_to<std::uint64_t>;
   { G::baseline_name() } -> std::convertible_to<std::string>;
+};
+
+template <class G>
+concept HasBoard = requires {
+  { G::board() } -> std::same_as<Board>;
 };
 
 }  // namespace gs

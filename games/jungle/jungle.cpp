@@ -197,6 +197,20 @@ std::string Jungle::board_text(const Position& pos) {
   return text;
 }
 
+Board Jungle::board() {
+  Board board;
+  board.files = kFiles;
+  board.ranks = kRanks;
+  board.sides = {"White", "Black"};
+  for (int piece = 0; piece < kPieceKinds; ++piece) {
+    board.pieces.push_back({kLetters[static_cast<std::size_t>(piece)],
+                            std::string(kAnimal[static_cast<std::size_t>(strength_of(piece))]),
+                            colour_of(piece), strength_of(piece)});
+  }
+  for (int side = 0; side < 2; ++side) board.marks.push_back({square_name(den_of(side)), "den", side});
+  return board;
+}
+
 Position Jungle::parse_position(std::string_view text) const {
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())) != 0) text.remove_suffix(1);
   while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front())) != 0) text.remove_prefix(1);

@@ -180,6 +180,7 @@ class Jungle {
   [[nodiscard]] static std::string move_text(const Position& pos, const Move& move);
   [[nodiscard]] Move parse_move(const Position& pos, std::string_view text) const;
   [[nodiscard]] static std::string board_text(const Position& pos);  // a diagram
+  [[nodiscard]] static Board board();                                // for the explorer page
 
   // Tiers and ranking.
   [[nodiscard]] static std::vector<Tier> tiers(int max_pieces);
@@ -319,5 +320,6 @@ static_assert(Game<Jungle>);
 static_assert(HasSymmetries<Jungle>);
 static_assert(HasEndPositionCount<Jungle>);
 static_assert(KnowsTierMoves<Jungle>);
+static_assert(HasBoard<Jungle>);
 
 }  // namespace gs::jungle

@@ -1,0 +1,95 @@
+#include "server/serve_command.h"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <system_error>
+#include <thread>
+
+#include "core/error.h"
+
+#ifndef GAMESOLVER_SOURCE_WEB_DIR
+#define GAMESOLVER_SOURCE_WEB_DIR ""
+#endif
+
+namespace gs::server {
+
+namespace fs = std::filesystem;
+
+ServeCommand::ServeCommand(CLI::App& app) {
+  command_ = app.add_subcommand("serve", "the explorer: a JSON API and a browser page over the databases");
+  command_->add_option("--data", options_.data, "database directory")->capture_default_str();
+  command_->add_option("--host", options_.host, "address to listen on (loopback unless you mean otherwise)")
+      ->capture_default_str();
+  command_->add_option("--port", options_.port, "port (0: any free port)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 65535));
+  command_->add_option("--web", web_, "the page's folder (default: web/ of the source tree)");
+  command_->add_option("--threads", options_.threads, "request threads (default: max(8, 2 x cores))")
+      ->check(CLI::Range(1, 1024));
+}
+
+fs::path find_web_folder(const fs::path& given) {
+  auto good = [](const fs::path& dir) {
+    std::error_code error;
+    return fs::is_regular_file(dir / "index.html", error);
+  };
+  if (!given.empty()) {
+    if (!good(given)) fail("--web {}: no index.html there", given.string());
+    return given;
+  }
+  std::vector<fs::path> tried;
+  std::error_code error;
+  const fs::path binary = fs::read_symlink("/proc/self/exe", error);
+  if (!error) {
+    const fs::path dir = binary.parent_path();
+    tried = {dir / "web", dir.parent_path() / "web", dir.parent_path() / "share" / "gamesolver" / "web"};
+  }
+  if (!std::string_view(GAMESOLVER_SOURCE_WEB_DIR).empty()) tried.emplace_back(GAMESOLVER_SOURCE_WEB_DIR);
+  std::string names;
+  for (const fs::path& dir : tried) {
+    if (good(dir)) return dir;
+    names += (names.empty() ? "" : ", ") + dir.string();
+  }
+  fail("no web folder with index.html found (tried {}): give one with --web DIR", names);
+}
+
+int ServeCommand::run() {
+  options_.web = find_web_folder(web_);
+  // SIGINT and SIGTERM are taken by one thread (every thread started from here on
+  // inherits the blocked mask), which stops the server so that it ends cleanly.
+  sigset_t signals;
+  sigemptyset(&signals);
+  sigaddset(&signals, SIGINT);
+  sigaddset(&signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &signals, nullptr);
+  Server server(options_);
+  const int port = server.bind();
+  std::atomic<bool> listening_done{false};
+  std::thread waiter([&] {
+    int signal = 0;
+    sigwait(&signals, &signal);
+    // A signal just before listen() runs would find nothing to stop: repeat until it ends.
+    while (!listening_done.load()) {
+      server.stop();
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  });
+  const std::string host =
+      options_.host.find(':') != std::string::npos ? "[" + options_.host + "]" : options_.host;
+  fmt::print("gamesolver serve: http://{}:{}/  (data {}, web {}, {} threads); Ctrl-C stops\n", host, port,
+             options_.data.string(), options_.web.string(), server.threads());
+  std::fflush(stdout);
+  server.listen();
+  listening_done = true;
+  pthread_kill(waiter.native_handle(), SIGTERM);  // wakes the waiter if nothing else did
+  waiter.join();
+  fmt::print("gamesolver serve: stopped\n");
+  return 0;
+}
+
+}  // namespace gs::server

@@ -1,0 +1,317 @@
+// The explorer page: asks the server (/api/v1/) for the value of the position and of
+// every move, draws the board with the game's drawing module (games/), and keeps the
+// game so far for taking back and for the chart.
+import { drawingFor } from './games/index.js';
+import { drawChart } from './chart.js';
+
+const $ = (id) => document.getElementById(id);
+
+const state = {
+  games: [],
+  game: null,     // an entry of /api/v1/games
+  variant: null,  // an entry of game.variants
+  history: [],    // [{report, move}]: move is the text of the move that led here
+  selected: null, // the square of the piece picked for a move
+  token: 0,       // increases with every navigation; stale answers are dropped
+};
+
+// --- the API ---------------------------------------------------------------------
+
+async function api(path) {
+  const response = await fetch(path, { headers: { Accept: 'application/json' } });
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    body = null;
+  }
+  if (!response.ok) throw new Error(body?.error ?? `HTTP ${response.status}`);
+  return body;
+}
+
+function positionPath(position, move) {
+  const query = new URLSearchParams({ p: position, variant: state.variant.name });
+  if (move) query.set('move', move);
+  return `/api/v1/games/${encodeURIComponent(state.game.name)}/positions?${query}`;
+}
+
+// --- text --------------------------------------------------------------------------
+
+// As the CLI writes values: "win in 5", "draw", "loss in 0".
+export function valueText(value) {
+  if (!value) return 'not in the databases';
+  if (value.outcome === 'draw') return 'draw';
+  return `${value.outcome} in ${value.depth}`;
+}
+
+function outcomeOf(value) {
+  return value ? value.outcome : 'unknown';
+}
+
+function sideName(side) {
+  return state.game.board?.sides?.[side] ?? (side === 0 ? 'first player' : 'second player');
+}
+
+function say(text, error = false) {
+  $('message').textContent = text;
+  $('message').classList.toggle('error', error);
+}
+
+// --- navigation ----------------------------------------------------------------------
+
+function current() {
+  return state.history[state.history.length - 1]?.report ?? null;
+}
+
+async function navigate(action) {
+  const token = ++state.token;
+  try {
+    const result = await action();
+    if (token !== state.token) return;
+    result();
+    say('');
+    render();
+    schedulePerfectPlayer();
+  } catch (error) {
+    if (token === state.token) say(error.message, true);
+  }
+}
+
+function loadPosition(text) {
+  return navigate(async () => {
+    const report = await api(positionPath(text));
+    return () => {
+      state.history = [{ report, move: null }];
+      state.selected = null;
+    };
+  });
+}
+
+function playMove(move) {
+  const report = current();
+  if (!report) return Promise.resolve();
+  return navigate(async () => {
+    const next = await api(positionPath(report.position, move));
+    return () => {
+      state.history.push({ report: next, move });
+      state.selected = null;
+    };
+  });
+}
+
+function perfectSide() {
+  const value = $('opponent').value;
+  return value === 'none' ? null : Number(value);
+}
+
+function takeBack() {
+  if (state.history.length <= 1) return;
+  state.token++;
+  state.history.pop();
+  // Against the perfect player, go back to a position where it is your move.
+  const side = perfectSide();
+  while (side !== null && state.history.length > 1 && current().side === side) state.history.pop();
+  state.selected = null;
+  say('');
+  render();
+}
+
+let perfectTimer = null;
+
+function schedulePerfectPlayer() {
+  clearTimeout(perfectTimer);
+  const report = current();
+  const side = perfectSide();
+  if (!report || side === null || report.side !== side || report.terminal || report.moves.length === 0) return;
+  if (report.best === null) {
+    say('The perfect player cannot move: this position is not in the databases.', true);
+    return;
+  }
+  const token = state.token;
+  perfectTimer = setTimeout(() => {
+    if (token === state.token) playMove(report.best);
+  }, 350);
+}
+
+// --- drawing -------------------------------------------------------------------------
+
+function moveSquares(report) {
+  const drawing = drawingFor(state.game.name);
+  if (!drawing) return [];
+  return report.moves.map((m) => ({ ...drawing.moveSquares(report.position, m.move), move: m }));
+}
+
+function renderBoard(report) {
+  const drawing = drawingFor(state.game.name);
+  const board = $('board');
+  if (!drawing || !state.game.board) {
+    board.textContent = `No board drawing for ${state.game.name} yet: the moves below still work.`;
+    return;
+  }
+  const entry = state.history[state.history.length - 1];
+  const previous = state.history[state.history.length - 2];
+  const lastMove = entry.move && previous ? drawing.moveSquares(previous.report.position, entry.move) : null;
+  const targets = moveSquares(report)
+    .filter((m) => state.selected && m.from === state.selected)
+    .map((m) => ({ square: m.to, outcome: outcomeOf(m.move.value) }));
+  drawing.draw(board, state.game.board, report.position, { selected: state.selected, targets, lastMove });
+}
+
+function renderMoves(report) {
+  const list = $('moves');
+  list.replaceChildren();
+  if (report.terminal) {
+    list.textContent = 'The game is over.';
+    return;
+  }
+  if (report.moves.length === 0) {
+    list.textContent = 'No legal move.';
+    return;
+  }
+  for (const move of report.moves) {
+    const item = document.createElement('li');
+    item.dataset.move = move.move;
+    item.dataset.outcome = outcomeOf(move.value);
+    if (move.value && move.value.depth !== undefined) item.dataset.depth = String(move.value.depth);
+    if (move.move === report.best) item.classList.add('best');
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.title = `${move.move}: ${valueText(move.value)} for ${sideName(report.side)}, to ${move.position}`;
+    const text = document.createElement('span');
+    text.className = 'move-text';
+    text.textContent = move.move;
+    const value = document.createElement('span');
+    value.className = 'move-value';
+    value.textContent = valueText(move.value);
+    button.append(text, value);
+    button.addEventListener('click', () => playMove(move.move));
+    item.append(button);
+    list.append(item);
+  }
+}
+
+function render() {
+  const report = current();
+  if (!report) return;
+  const side = report.side ?? 0;
+  $('to-move').textContent = report.terminal ? 'Game over' : `${sideName(side)} to move`;
+  const value = $('value');
+  value.dataset.outcome = outcomeOf(report.value);
+  if (report.value && report.value.depth !== undefined) {
+    value.dataset.depth = String(report.value.depth);
+  } else {
+    delete value.dataset.depth;
+  }
+  value.textContent = report.value ? `${valueText(report.value)} for ${sideName(side)}` : valueText(null);
+  $('where').textContent = report.terminal
+    ? `${report.position}`
+    : `tier ${report.tier}, index ${report.index}` + (report.best ? `; best move ${report.best}` : '');
+  $('position-text').value = report.position;
+  $('takeback').disabled = state.history.length <= 1;
+  $('best').disabled = !report.best;
+  renderBoard(report);
+  renderMoves(report);
+  drawChart($('chart'), state.history.map((e, ply) => ({ ply, side: e.report.side ?? 0, value: e.report.value })),
+    [sideName(0), sideName(1)]);
+  document.body.dataset.position = report.position;
+  document.body.dataset.ply = String(state.history.length - 1);
+  const hash = new URLSearchParams({ game: state.game.name, variant: state.variant.name, p: report.position });
+  history.replaceState(null, '', `#${hash}`);
+}
+
+function onBoardClick(event) {
+  const target = event.target.closest('[data-square]');
+  const report = current();
+  if (!target || !report || report.terminal) return;
+  const square = target.dataset.square;
+  const moves = moveSquares(report);
+  if (state.selected) {
+    const move = moves.find((m) => m.from === state.selected && m.to === square);
+    if (move) {
+      playMove(move.move.move);
+      return;
+    }
+  }
+  state.selected = moves.some((m) => m.from === square) && square !== state.selected ? square : null;
+  render();
+}
+
+// --- games and variants ------------------------------------------------------------
+
+function describeDatabases() {
+  const db = state.variant.databases;
+  const complete = db.complete_pieces ? `complete up to ${db.complete_pieces} pieces` : 'no complete piece count';
+  $('databases').textContent = `${db.tiers.length} tiers built in ${state.game.name}/${db.directory}, ${complete}`;
+}
+
+function chooseGame(name, variantName) {
+  state.game = state.games.find((g) => g.name === name) ?? state.games[0];
+  const variants = $('variant');
+  variants.replaceChildren();
+  for (const v of state.game.variants) {
+    const option = document.createElement('option');
+    option.value = v.name;
+    option.textContent = v.name;
+    variants.append(option);
+  }
+  state.variant = state.game.variants.find((v) => v.name === variantName) ?? state.game.variants[0];
+  variants.value = state.variant.name;
+  $('game').value = state.game.name;
+  describeDatabases();
+}
+
+async function main() {
+  $('board').addEventListener('click', onBoardClick);
+  $('start').addEventListener('click', () => loadPosition(state.variant.start));
+  $('takeback').addEventListener('click', takeBack);
+  $('best').addEventListener('click', () => {
+    const report = current();
+    if (report?.best) playMove(report.best);
+  });
+  $('opponent').addEventListener('change', schedulePerfectPlayer);
+  $('position-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    loadPosition($('position-text').value);
+  });
+  $('copy').addEventListener('click', async () => {
+    const text = $('position-text').value;
+    try {
+      await navigator.clipboard.writeText(text);
+      say('Position copied.');
+    } catch {
+      $('position-text').select();
+      say('Select and copy the position text.');
+    }
+  });
+  $('game').addEventListener('change', () => {
+    chooseGame($('game').value, null);
+    loadPosition(state.variant.start);
+  });
+  $('variant').addEventListener('change', () => {
+    chooseGame(state.game.name, $('variant').value);
+    loadPosition(current()?.position ?? state.variant.start);
+  });
+
+  try {
+    state.games = (await api('/api/v1/games')).games;
+  } catch (error) {
+    say(`Cannot reach the server: ${error.message}`, true);
+    return;
+  }
+  if (state.games.length === 0) {
+    say('The server knows no games.', true);
+    return;
+  }
+  for (const game of state.games) {
+    const option = document.createElement('option');
+    option.value = game.name;
+    option.textContent = game.name;
+    $('game').append(option);
+  }
+  const hash = new URLSearchParams(location.hash.slice(1));
+  chooseGame(hash.get('game'), hash.get('variant'));
+  await loadPosition(hash.get('p') ?? state.variant.start);
+  document.body.dataset.ready = 'true';
+}
+
+main();
