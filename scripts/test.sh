@@ -5,6 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# playwright-core, pinned by package-lock.json, for the explorer's browser test.
+npm ci --no-audit --no-fund
 jobs=$(nproc)
 
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DGAMESOLVER_WERROR=ON

@@ -46,7 +46,7 @@ export function drawChart(container, entries, sides) {
   label(String(maxDepth), left - 4, height - bottom);
   label(`${sides[0]} wins`, left + 4, top + 8, 'start');
   label(`${sides[1]} wins`, left + 4, height - bottom - 2, 'start');
-  label('ply', width - right, height - 6);
+  label('ply', left - 6, height - 8);
   for (let ply = 0; ply <= maxPly; ply += Math.max(1, Math.ceil(maxPly / 10))) {
     label(String(ply), x(ply), height - 8, 'middle');
   }

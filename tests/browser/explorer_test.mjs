@@ -1,0 +1,203 @@
+// The explorer page in headless Chromium (Debian's /usr/bin/chromium, driven by
+// playwright-core from npm): builds 3-piece Jungle databases in a temporary folder,
+// starts `gamesolver serve` on them, pastes a 3-piece position into the page, plays
+// moves by the move list and by clicking the board, takes one back, lets the perfect
+// player answer, and checks every value the page shows against `gamesolver probe
+// --json`. Saves a screenshot. Exits 77 (skipped) only when Chromium cannot start.
+//
+//   node tests/browser/explorer_test.mjs --binary build/gamesolver --web web --out build
+import { spawn, execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { moveSquares } from '../../web/games/jungle.js';
+
+const SKIP = 77;
+const CHROMIUM = '/usr/bin/chromium';
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+// Three pieces: White's dog and tiger against Black's dog, White to move.
+const START = '7/2t1d2/7/7/7/2D4/7 w';
+
+function argument(name, fallback) {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : fallback;
+}
+
+const binary = resolve(argument('--binary', 'build/gamesolver'));
+const web = resolve(argument('--web', 'web'));
+const out = resolve(argument('--out', '.'));
+
+let checks = 0;
+function check(condition, message) {
+  if (!condition) throw new Error(`check failed: ${message}`);
+  checks++;
+}
+
+function valueText(value) {
+  if (!value) return 'not in the databases';
+  return value.outcome === 'draw' ? 'draw' : `${value.outcome} in ${value.depth}`;
+}
+
+function probe(data, position) {
+  const text = execFileSync(binary, ['probe', 'jungle', position, '--json', '--data', data], { encoding: 'utf8' });
+  return JSON.parse(text);
+}
+
+function startServer(data) {
+  return new Promise((resolvePort, reject) => {
+    const server = spawn(binary, ['serve', '--port', '0', '--data', data, '--web', web],
+      { stdio: ['ignore', 'pipe', 'inherit'] });
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`no listening line from gamesolver serve: ${seen}`)), 30000);
+    server.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const match = /http:\/\/127\.0\.0\.1:(\d+)\//.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolvePort({ server, port: Number(match[1]) });
+      }
+    });
+    server.on('exit', (code) => reject(new Error(`gamesolver serve exited with ${code}: ${seen}`)));
+  });
+}
+
+async function loadPlaywright() {
+  try {
+    return await import('playwright-core');
+  } catch (error) {
+    console.error('playwright-core is not installed: run `npm ci` at the repository root (scripts/test.sh does).');
+    throw error;
+  }
+}
+
+// The page shows the report of the position exactly as the probe gives it.
+async function expectShown(page, data, position) {
+  await page.waitForSelector(`body[data-position="${position}"]`, { timeout: 15000 });
+  const expected = probe(data, position);
+  const value = await page.$eval('#value', (e) => ({ outcome: e.dataset.outcome, depth: e.dataset.depth, text: e.textContent }));
+  check(value.outcome === (expected.value ? expected.value.outcome : 'unknown'),
+    `${position}: value ${value.outcome}, probe ${JSON.stringify(expected.value)}`);
+  check(value.text.startsWith(valueText(expected.value)), `${position}: shown '${value.text}', probe ${valueText(expected.value)}`);
+  if (expected.value && expected.value.depth !== undefined) check(Number(value.depth) === expected.value.depth, `${position}: depth`);
+  const moves = await page.$$eval('#moves li', (items) => items.map((li) => ({
+    move: li.dataset.move, outcome: li.dataset.outcome, depth: li.dataset.depth,
+    text: li.querySelector('.move-value').textContent, best: li.classList.contains('best'),
+  })));
+  check(moves.length === expected.moves.length, `${position}: ${moves.length} moves shown, probe has ${expected.moves.length}`);
+  expected.moves.forEach((m, i) => {
+    const shown = moves[i];
+    check(shown.move === m.move, `${position}: move ${i} is ${shown.move}, probe ${m.move}`);
+    check(shown.outcome === (m.value ? m.value.outcome : 'unknown'), `${position}: ${m.move} outcome`);
+    check(shown.text === valueText(m.value), `${position}: ${m.move} shows '${shown.text}', probe '${valueText(m.value)}'`);
+    if (m.value && m.value.depth !== undefined) check(Number(shown.depth) === m.value.depth, `${position}: ${m.move} depth`);
+    check(shown.best === (m.move === expected.best), `${position}: ${m.move} best mark`);
+  });
+  check(await page.$eval('#position-text', (e) => e.value) === position, `${position}: position box`);
+  return expected;
+}
+
+async function main() {
+  if (!existsSync(binary)) throw new Error(`no gamesolver binary at ${binary}`);
+  const { chromium } = await loadPlaywright();
+  const work = mkdtempSync(join(tmpdir(), 'gamesolver-browser-'));
+  const data = join(work, 'data');
+  let server = null;
+  let context = null;
+  try {
+    execFileSync(binary, ['build', 'jungle', '--pieces', '3', '--data', data, '--quiet'], { stdio: 'ignore' });
+    const started = await startServer(data);
+    server = started.server;
+    try {
+      context = await chromium.launchPersistentContext(join(work, 'profile'), {
+        executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1200, height: 860 },
+      });
+    } catch (error) {
+      console.log(`SKIPPED: chromium cannot start: ${error.message.split('\n')[0]}`);
+      return SKIP;
+    }
+    const page = context.pages()[0] ?? await context.newPage();
+    const problems = [];
+    page.on('console', (message) => { if (message.type() === 'error') problems.push(message.text()); });
+    page.on('pageerror', (error) => problems.push(error.message));
+
+    await page.goto(`http://127.0.0.1:${started.port}/`);
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 15000 });
+    const startPosition = '1r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w';
+    await expectShown(page, data, startPosition);  // 8 pieces: no values, every move grey
+
+    // Paste a 3-piece position.
+    await page.fill('#position-text', START);
+    await page.click('#load');
+    let report = await expectShown(page, data, START);
+    check(report.value !== null, 'the pasted position is in the databases');
+
+    // A move from the list: the second one, so that it is not always the best.
+    const listed = report.moves[Math.min(1, report.moves.length - 1)];
+    await page.click(`#moves li[data-move="${listed.move}"] button`);
+    report = await expectShown(page, data, listed.position);
+
+    // A move by clicking the piece, then its destination.
+    const clicked = report.moves[report.moves.length - 1];
+    const { from, to } = moveSquares(report.position, clicked.move);
+    await page.click(`rect[data-square="${from}"]`);
+    const targets = await page.$$eval('[data-target]', (nodes) => nodes.map((n) => n.dataset.target));
+    check(targets.includes(to), `clicking ${from} shows ${to} among the destinations ${targets}`);
+    await page.click(`rect[data-square="${to}"]`);
+    const afterClick = await expectShown(page, data, clicked.position);
+
+    // Take it back.
+    await page.click('#takeback');
+    report = await expectShown(page, data, listed.position);
+
+    // Against the perfect player: it plays the side not to move now.
+    const mover = report.position.endsWith(' w') ? 0 : 1;
+    await page.selectOption('#opponent', String(1 - mover));
+    const mine = report.moves[0];
+    const answered = probe(data, mine.position);
+    await page.click(`#moves li[data-move="${mine.move}"] button`);
+    if (!answered.terminal && answered.best) {
+      const reply = answered.moves.find((m) => m.move === answered.best);
+      await expectShown(page, data, reply.position);
+      check(await page.$eval('body', (b) => b.dataset.ply) === '3', 'three plies played');
+    } else {
+      await expectShown(page, data, mine.position);
+    }
+    await page.selectOption('#opponent', 'none');
+
+    // The chart has a point for every position with a value.
+    const points = await page.$$eval('#chart circle[data-ply]', (nodes) => nodes.length);
+    check(points >= 4, `chart shows ${points} points`);
+
+    // The screenshot: a piece picked, its destinations coloured by their values.
+    const shown = probe(data, await page.$eval('body', (b) => b.dataset.position));
+    if (shown.moves.length > 0) {
+      await page.click(`rect[data-square="${moveSquares(shown.position, shown.moves[0].move).from}"]`);
+      await page.waitForSelector('[data-target]');
+    }
+    await page.screenshot({ path: join(out, 'explorer.png') });
+
+    // A bad paste is an error message (and the one expected error in the console); the
+    // position stays.
+    check(problems.length === 0, `no errors in the page: ${problems.join('; ')}`);
+    const before = await page.$eval('body', (b) => b.dataset.position);
+    await page.fill('#position-text', '7/7/7 w');
+    await page.click('#load');
+    await page.waitForSelector('#message.error', { timeout: 15000 });
+    check(await page.$eval('body', (b) => b.dataset.position) === before, 'a bad paste keeps the position');
+    await page.fill('#position-text', before);
+
+    check(afterClick.position === clicked.position, 'the clicked move was played');
+    console.log(`explorer browser test: ${checks} checks passed; screenshot ${join(out, 'explorer.png')}`);
+    return 0;
+  } finally {
+    if (context) await context.close();
+    if (server) server.kill('SIGTERM');
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+main().then((code) => process.exit(code), (error) => {
+  console.error(error.stack ?? String(error));
+  process.exit(1);
+});
