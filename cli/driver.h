@@ -5,26 +5,11 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "core/error.h"
-
-namespace gs::db {
-class Database;
-struct Location;
-}  // namespace gs::db
-
 namespace gs::cli {
-
-// A request the user got wrong (bad position or move text, an illegal move), as opposed
-// to a failure of the databases: the server answers it with 400.
-class InputError : public Error {
- public:
-  using Error::Error;
-};
 
 struct CommonOptions {
   std::filesystem::path data = "data";
@@ -33,6 +18,12 @@ struct CommonOptions {
   int threads = 0;          // 0: every core
   double memory_gib = 8.0;  // the working-memory budget of a build
   bool per_tier = false;    // count: a row per tier too
+
+  // verify --checksums (no values re-derived); compress --encoding (wdl or depth) and
+  // --codec (auto, rle, zstd or none).
+  bool checksums = false;
+  std::string encoding = "depth";
+  std::string codec = "auto";
 };
 
 class Driver {
@@ -41,20 +32,11 @@ class Driver {
   virtual int build(const CommonOptions& options, int pieces) = 0;
   virtual int probe(const CommonOptions& options, const std::string& position) = 0;
   virtual int verify(const CommonOptions& options, int pieces) = 0;
+  virtual int compress(const CommonOptions& options, int pieces) = 0;
   virtual int stats(const CommonOptions& options, int pieces) = 0;
   virtual int count(const CommonOptions& options, int pieces) = 0;
   virtual int play(const CommonOptions& options, const std::optional<std::string>& from,
                    const std::string& human) = 0;
-
-  // For the server (server/): the game, its variant, start position and board; the
-  // databases present under a data directory; where they are; and the report of a
-  // position (cli/position_report.h), after `move` when one is given. report() throws
-  // InputError for bad text or an illegal move.
-  [[nodiscard]] virtual nlohmann::json describe() const = 0;
-  [[nodiscard]] virtual nlohmann::json databases(const std::filesystem::path& data) const = 0;
-  [[nodiscard]] virtual db::Location database_location(const std::filesystem::path& data) const = 0;
-  [[nodiscard]] virtual nlohmann::json report(db::Database& database, const std::string& position,
-                                              const std::optional<std::string>& move) const = 0;
 };
 
 struct GameEntry {

@@ -12,8 +12,6 @@
 #include <vector>
 
 #include "cli/driver.h"
-#include "cli/game_info.h"
-#include "cli/position_report.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "core/parallel.h"
@@ -76,26 +74,62 @@ class GameDriver final : public Driver {
   int probe(const CommonOptions& options, const std::string& text) override {
     db::Database database(location(options));
     const Position pos = game_.parse_position(text);
-    const PositionReport<G> report = report_position(game_, database, pos);
+    const std::optional<Value> value = db::probe(game_, database, pos);
+    struct Row {
+      std::string move;
+      std::string position;
+      std::optional<Value> value;  // for the side making the move
+    };
+    std::vector<Row> rows;
+    if (!game_.terminal(pos)) {
+      MoveList<G> moves;
+      game_.moves(pos, moves);
+      for (const Move& move : moves) {
+        const Position next = game_.play(pos, move);
+        const auto child = db::probe(game_, database, next);
+        rows.push_back({game_.move_text(pos, move), game_.position_text(next),
+                        child ? std::optional<Value>(child->before_move()) : std::nullopt});
+      }
+      std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
+        if (a.value && b.value) return a.value->better_than(*b.value);
+        return a.value.has_value() && !b.value.has_value();
+      });
+    }
     if (options.json) {
-      fmt::print("{}\n", to_json(game_, report).dump(2));
+      nlohmann::json out;
+      out["game"] = std::string(G::kName);
+      out["position"] = game_.position_text(pos);
+      out["value"] = json_value(value);
+      if (!game_.terminal(pos)) {
+        const Ranked ranked = game_.rank(pos);
+        out["tier"] = game_.tier_name(ranked.tier);
+        out["index"] = ranked.index;
+      }
+      out["moves"] = nlohmann::json::array();
+      for (const Row& row : rows) {
+        out["moves"].push_back(
+            {{"move", row.move}, {"position", row.position}, {"value", json_value(row.value)}});
+      }
+      fmt::print("{}\n", out.dump(2));
       return 0;
     }
     fmt::print("{}\n", game_.position_text(pos));
     if constexpr (requires { G::board_text(pos); }) fmt::print("{}", G::board_text(pos));
     if (game_.terminal(pos)) {
-      fmt::print("value: {} (the game is over)\n", report.value->to_string());
+      fmt::print("value: {} (the game is over)\n", value->to_string());
       return 0;
     }
-    fmt::print("tier {} index {}\n", game_.tier_name(report.ranked->tier), report.ranked->index);
-    fmt::print("value: {}\n", value_text(report.value));
-    if (report.moves.empty()) fmt::print("no legal move\n");
-    for (const auto& row : report.moves)
+    const Ranked ranked = game_.rank(pos);
+    fmt::print("tier {} index {}\n", game_.tier_name(ranked.tier), ranked.index);
+    fmt::print("value: {}\n", value_text(value));
+    if (rows.empty()) fmt::print("no legal move\n");
+    for (const Row& row : rows)
       fmt::print("  {:<8} {:<16} {}\n", row.move, value_text(row.value), row.position);
     return 0;
   }
 
   int verify(const CommonOptions& options, int pieces) override {
+    if (options.checksums) return verify_checksums(options, pieces);
     db::Database database(location(options));
     std::uint64_t positions = 0;
     const auto start = std::chrono::steady_clock::now();
@@ -115,6 +149,85 @@ class GameDriver final : public Driver {
     fmt::print(
         "verified {} indices of {} up to {} pieces in {:.2f}s: every value agrees with its successors\n",
         positions, G::kName, pieces, seconds);
+    return 0;
+  }
+
+  // Every block's checksum, the header's and the block index's, and that every block
+  // decompresses to the values' checksum: no value is re-derived.
+  int verify_checksums(const CommonOptions& options, int pieces) {
+    db::Database database(location(options), false);
+    std::uint64_t bytes = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (const Tier tier : retro::tiers_in_order(game_, pieces)) {
+      const db::TierReader* reader = database.find(game_, tier);
+      if (reader == nullptr) fail("tier {} is not built", game_.tier_name(tier));
+      reader->check(true);
+      bytes += reader->file_bytes();
+      if (!options.quiet) fmt::print("{:<12} checksums ok\n", game_.tier_name(tier));
+      database.forget(tier);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print("verified the checksums of {} bytes of {} databases up to {} pieces in {:.2f}s\n", bytes,
+               G::kName, pieces, seconds);
+    return 0;
+  }
+
+  // Rewrites every tier in format v2 with the chosen encoding and codec, a tier at a time,
+  // each atomically: an interrupted run leaves every file whole, old or new.
+  int compress(const CommonOptions& options, int pieces) override {
+    db::Database database(location(options));
+    db::WriteOptions write;
+    write.encoding = options.encoding == "wdl" ? db::Encoding::kWinDrawLoss : db::Encoding::kDepth;
+    if (options.codec == "rle") write.codec = db::Codec::kRunLength;
+    if (options.codec == "zstd") write.codec = db::Codec::kZstd;
+    if (options.codec == "none") write.codec = db::Codec::kNone;
+    write.threads = threads(options);
+    std::uint64_t before = 0;
+    std::uint64_t after = 0;
+    std::uint64_t positions = 0;
+    int missing = 0;
+    const auto start = std::chrono::steady_clock::now();
+    for (const Tier tier : retro::tiers_in_order(game_, pieces)) {
+      const db::TierReader* reader = database.find(game_, tier);
+      if (reader == nullptr) {
+        ++missing;
+        if (!options.quiet) fmt::print("{:<12} not built\n", game_.tier_name(tier));
+        continue;
+      }
+      db::TierHeader header = reader->header();
+      if (!header.depths() && write.encoding == db::Encoding::kDepth)
+        fail("{} keeps wins, draws and losses only: its depths cannot be restored (rebuild it)",
+             reader->path());
+      // Holes from the game: a file that fills them holds a neighbour's value there.
+      std::vector<ValueCode> codes(header.positions);
+      parallel_for(0, codes.size(), write.threads, 1 << 16, [&](Index begin, Index end, int) {
+        for (Index i = begin; i < end; ++i) {
+          codes[i] = header.holes_filled && !game_.unrank(tier, i) ? kHoleCode : reader->code(i);
+        }
+      });
+      before += reader->file_bytes();
+      database.forget(tier);
+      const db::TierHeader written =
+          db::write_tier(location(options).file(header.tier_name), header, codes, write);
+      const auto bytes = std::filesystem::file_size(location(options).file(header.tier_name));
+      after += bytes;
+      positions += written.positions - written.holes;
+      if (!options.quiet) {
+        fmt::print("{:<12} {:>12} positions  {:>10} bytes  {} {}{}  {:.1f} positions/byte\n",
+                   header.tier_name, written.positions - written.holes, bytes,
+                   db::encoding_name(written.encoding), db::codec_name(written.codec),
+                   written.table_bytes > 0 ? "+dictionary" : "",
+                   static_cast<double>(written.positions - written.holes) / static_cast<double>(bytes));
+      }
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    fmt::print(
+        "compressed {} positions of {} up to {} pieces from {} to {} bytes ({:.1f} positions/byte) in "
+        "{:.2f}s; {} "
+        "tiers are not built\n",
+        positions, G::kName, pieces, before, after,
+        static_cast<double>(positions) / static_cast<double>(std::max<std::uint64_t>(after, 1)), seconds,
+        missing);
     return 0;
   }
 
@@ -347,28 +460,6 @@ class GameDriver final : public Driver {
     }
   }
 
-  nlohmann::json describe() const override { return describe_game(game_); }
-  nlohmann::json databases(const std::filesystem::path& data) const override {
-    return databases_present(game_, db::Location::of(game_, data));
-  }
-  db::Location database_location(const std::filesystem::path& data) const override {
-    return db::Location::of(game_, data);
-  }
-  nlohmann::json report(db::Database& database, const std::string& text,
-                        const std::optional<std::string>& move) const override {
-    Position pos;
-    try {
-      pos = game_.parse_position(text);
-      if (move) {
-        if (game_.terminal(pos)) fail("no move can be played: the game is over");
-        pos = game_.play(pos, game_.parse_move(pos, *move));
-      }
-    } catch (const Error& error) {
-      throw InputError(error.what());
-    }
-    return to_json(game_, report_position(game_, database, pos));
-  }
-
  private:
   static int threads(const CommonOptions& options) {
     return options.threads > 0 ? options.threads : default_threads();
@@ -376,6 +467,13 @@ class GameDriver final : public Driver {
   db::Location location(const CommonOptions& options) const { return db::Location::of(game_, options.data); }
   static std::string value_text(const std::optional<Value>& value) {
     return value ? value->to_string() : "not in the databases";
+  }
+  static nlohmann::json json_value(const std::optional<Value>& value) {
+    if (!value) return nullptr;
+    const char* outcome = value->is_win() ? "win" : value->is_loss() ? "loss" : "draw";
+    nlohmann::json out = {{"outcome", outcome}};
+    if (!value->is_draw()) out["depth"] = value->depth();
+    return out;
   }
   std::string board(const Position& pos) const {
     if constexpr (requires { G::board_text(pos); }) {

@@ -12,7 +12,6 @@
 
 #include "cli/driver.h"
 #include "core/error.h"
-#include "server/serve_command.h"
 
 namespace {
 
@@ -82,8 +81,25 @@ int main(int argc, char** argv) {
       add_command(app, "verify", "re-derive every stored value from its successors", command, true);
   verify->add_option("--threads", command.common.threads, "threads (default: every core)")
       ->check(CLI::Range(1, 1024));
+  verify->add_flag(
+      "--checksums", command.common.checksums,
+      "check every block's checksum and the file checksums only (fast), without re-deriving values");
   verify->callback(
       [&] { run = [&](gs::cli::Driver& d) { return d.verify(command.common, command.pieces); }; });
+
+  CLI::App* compress =
+      add_command(app, "compress", "rewrite the databases in format v2 with another value encoding or codec",
+                  command, true);
+  compress->add_option("--encoding", command.common.encoding, "wdl (win/draw/loss, for probing) or depth")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"wdl", "depth"}));
+  compress->add_option("--codec", command.common.codec, "auto (the smallest file), rle, zstd or none")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "rle", "zstd", "none"}));
+  compress->add_option("--threads", command.common.threads, "threads (default: every core)")
+      ->check(CLI::Range(1, 1024));
+  compress->callback(
+      [&] { run = [&](gs::cli::Driver& d) { return d.compress(command.common, command.pieces); }; });
 
   CLI::App* stats =
       add_command(app, "stats", "per tier: positions, wins, draws, losses, depths, file size", command, true);
@@ -106,15 +122,12 @@ int main(int argc, char** argv) {
   play->callback(
       [&] { run = [&](gs::cli::Driver& d) { return d.play(command.common, command.from, command.human); }; });
 
-  gs::server::ServeCommand serve(app);
-
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return app.exit(error);
   }
   try {
-    if (serve.selected()) return serve.run();
     const auto& game = gs::cli::find_game(command.game);
     auto driver = game.make(command.variant, command.rules);
     return run(*driver);

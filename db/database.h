@@ -1,7 +1,8 @@
 #pragma once
-// The databases of one game variant under a data directory:
-// <data>/<game>/<variant>[,<rule options>]/<tier name>.gsdb, opened on first use and
-// kept open. Safe to call from many threads.
+// The databases of one game variant under a data directory (db/location.h), opened on
+// first use and kept open, for the retrograde engine and verification (TierReader::code
+// reads a child tier at random), and a Prober over the same files for probing positions
+// with bounded caches. Safe to call from many threads.
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -11,37 +12,20 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "db/location.h"
+#include "db/prober.h"
 #include "db/tier_file.h"
 
 namespace gs::db {
 
-struct Location {
-  std::filesystem::path data;
-  std::string game;
-  std::string variant;
-  std::string rules;
-
-  template <Game G>
-  static Location of(const G& game, const std::filesystem::path& data) {
-    return {data, std::string(G::kName), game.variant(), game.rule_text()};
-  }
-  [[nodiscard]] std::filesystem::path directory() const {
-    return data / game / (rules.empty() ? variant : variant + "," + rules);
-  }
-  [[nodiscard]] std::filesystem::path file(const std::string& tier_name) const {
-    return directory() / (tier_name + std::string(kFileSuffix));
-  }
-  [[nodiscard]] Expected expected(Tier tier, std::uint64_t positions) const {
-    return {game, variant, rules, tier, positions};
-  }
-};
-
 class Database {
  public:
-  explicit Database(Location location, bool check_values = true)
-      : location_(std::move(location)), check_values_(check_values) {}
+  explicit Database(Location location, bool check_values = true, ProberOptions prober = {})
+      : location_(std::move(location)), check_values_(check_values), prober_(location_, prober) {}
 
   [[nodiscard]] const Location& location() const { return location_; }
+  // Probing positions: block and position caches, files opened separately from find()'s.
+  Prober& prober() { return prober_; }
 
   // The reader of a tier, or nullptr when its file does not exist. A file that exists
   // but is damaged or belongs to other rules throws gs::Error.
@@ -56,7 +40,8 @@ class Database {
     return open_.emplace(tier, std::move(reader)).first->second.get();
   }
 
-  // Drops an open reader, so that a rebuilt file is read afresh.
+  // Drops an open reader (and the blocks it decompressed), so that a rebuilt file is read
+  // afresh. No other thread may be using the reader.
   void forget(Tier tier) {
     const std::lock_guard lock(mutex_);
     open_.erase(tier);
@@ -67,23 +52,14 @@ class Database {
   bool check_values_;
   std::mutex mutex_;
   std::unordered_map<Tier, std::unique_ptr<TierReader>> open_;
+  Prober prober_;
 };
 
-// The value of a position from the databases: the rules' value if the game is over,
-// nullopt if the position's tier has no database.
+// The value of a position from the databases, through the database's Prober: the
+// rules' value if the game is over, nullopt if the position's tier has no database.
 template <Game G>
 std::optional<Value> probe(const G& game, Database& database, const typename G::Position& pos) {
-  if (auto value = game.terminal(pos)) return value;
-  const Ranked ranked = game.rank(pos);
-  const TierReader* reader = database.find(game, ranked.tier);
-  if (reader == nullptr) return std::nullopt;
-  const ValueCode code = reader->code(ranked.index);
-  if (code == kHoleCode || code >= kCodeLimit) {
-    fail("{}: index {} of tier {} holds no value (corrupt file?)",
-         database.location().file(game.tier_name(ranked.tier)).string(), ranked.index,
-         game.tier_name(ranked.tier));
-  }
-  return Value::from_code(code);
+  return database.prober().probe(game, pos);
 }
 
 }  // namespace gs::db

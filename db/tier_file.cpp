@@ -1,3 +1,4 @@
+// Format v1 (read, and written for tests), what both versions share, and open_tier.
 #include "db/tier_file.h"
 
 #include <fcntl.h>
@@ -14,151 +15,40 @@
 #include <vector>
 
 #include "core/error.h"
+#include "db/file_io.h"
 
 namespace gs::db {
 
-namespace {
+namespace io {
 
-constexpr std::array<char, 8> kMagic = {'G', 'S', 'D', 'B', '\r', '\n', '\x1a', '\n'};
-
-void put_u64(std::uint8_t* at, std::uint64_t value) {
-  for (int i = 0; i < 8; ++i) at[i] = static_cast<std::uint8_t>(value >> (8 * i));
-}
-std::uint64_t get_u64(const std::uint8_t* at) {
-  std::uint64_t value = 0;
-  for (int i = 0; i < 8; ++i) value |= static_cast<std::uint64_t>(at[i]) << (8 * i);
-  return value;
-}
 void put_text(std::uint8_t* at, std::size_t size, const std::string& text, const char* field) {
   if (text.size() >= size) fail("internal error: {} '{}' is too long for the file header", field, text);
   std::copy(text.begin(), text.end(), at);  // the rest of the field stays zero
 }
-std::string get_text(const std::uint8_t* at, std::size_t size) {
-  const auto* begin = reinterpret_cast<const char*>(at);
-  return {begin, strnlen(begin, size)};
-}
 
-std::array<std::uint8_t, kHeaderSize> encode(const TierHeader& h) {
-  std::array<std::uint8_t, kHeaderSize> bytes{};
-  std::memcpy(bytes.data(), kMagic.data(), kMagic.size());
-  bytes[8] = kFormatVersion;
-  bytes[12] = static_cast<std::uint8_t>(kHeaderSize & 0xFF);
-  bytes[13] = static_cast<std::uint8_t>(kHeaderSize >> 8);
-  put_text(bytes.data() + 16, 16, h.game, "game");
-  put_text(bytes.data() + 32, 32, h.variant, "variant");
-  put_text(bytes.data() + 64, 64, h.rules, "rules");
-  put_u64(bytes.data() + 128, h.tier);
-  put_text(bytes.data() + 136, 24, h.tier_name, "tier name");
-  put_u64(bytes.data() + 160, h.positions);
-  put_u64(bytes.data() + 168, h.wins);
-  put_u64(bytes.data() + 176, h.draws);
-  put_u64(bytes.data() + 184, h.losses);
-  put_u64(bytes.data() + 192, h.holes);
-  bytes[200] = static_cast<std::uint8_t>(h.longest_win & 0xFF);
-  bytes[201] = static_cast<std::uint8_t>(h.longest_win >> 8);
-  bytes[202] = static_cast<std::uint8_t>(h.longest_loss & 0xFF);
-  bytes[203] = static_cast<std::uint8_t>(h.longest_loss >> 8);
-  bytes[204] = h.value_bytes;
-  put_u64(bytes.data() + 208, h.values_checksum);
-  put_u64(bytes.data() + 248, XXH3_64bits(bytes.data(), 248));
-  return bytes;
-}
-
-TierHeader decode(const std::uint8_t* bytes, const std::string& file) {
-  if (std::memcmp(bytes, kMagic.data(), kMagic.size()) != 0) {
-    fail("{}: not a gamesolver database file (bad magic)", file);
-  }
-  const std::uint32_t version =
-      bytes[8] | (bytes[9] << 8) | (bytes[10] << 16) | (static_cast<std::uint32_t>(bytes[11]) << 24);
-  if (version != kFormatVersion)
-    fail("{}: format version {} is not supported (this build reads {})", file, version, kFormatVersion);
-  if (get_u64(bytes + 248) != XXH3_64bits(bytes, 248))
-    fail("{}: header checksum mismatch (corrupt file)", file);
-  TierHeader h;
-  h.game = get_text(bytes + 16, 16);
-  h.variant = get_text(bytes + 32, 32);
-  h.rules = get_text(bytes + 64, 64);
-  h.tier = get_u64(bytes + 128);
-  h.tier_name = get_text(bytes + 136, 24);
-  h.positions = get_u64(bytes + 160);
-  h.wins = get_u64(bytes + 168);
-  h.draws = get_u64(bytes + 176);
-  h.losses = get_u64(bytes + 184);
-  h.holes = get_u64(bytes + 192);
-  h.longest_win = static_cast<Depth>(bytes[200] | (bytes[201] << 8));
-  h.longest_loss = static_cast<Depth>(bytes[202] | (bytes[203] << 8));
-  h.value_bytes = bytes[204];
-  h.values_checksum = get_u64(bytes + 208);
-  if (h.value_bytes != 1 && h.value_bytes != 2)
-    fail("{}: {} bytes per value is not supported", file, h.value_bytes);
-  return h;
-}
-
-class MappedTier final : public TierReader {
- public:
-  MappedTier(const std::filesystem::path& path, const Expected& expected, bool check_values)
-      : name_(path.string()) {
-    const int fd = ::open(name_.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) fail("{}: cannot open database file: {}", name_, std::strerror(errno));
-    struct stat info {};
-    if (::fstat(fd, &info) != 0) {
-      ::close(fd);
-      fail("{}: cannot read file size: {}", name_, std::strerror(errno));
-    }
-    bytes_ = static_cast<std::uint64_t>(info.st_size);
-    if (bytes_ < kHeaderSize) {
-      ::close(fd);
-      fail("{}: truncated database file ({} bytes, the header alone is {})", name_, bytes_, kHeaderSize);
-    }
-    void* map = ::mmap(nullptr, bytes_, PROT_READ, MAP_SHARED, fd, 0);
+MappedFile::MappedFile(const std::string& name) {
+  const int fd = ::open(name.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) fail("{}: cannot open database file: {}", name, std::strerror(errno));
+  struct stat info {};
+  if (::fstat(fd, &info) != 0) {
+    const int saved = errno;
     ::close(fd);
-    if (map == MAP_FAILED) fail("{}: cannot map database file: {}", name_, std::strerror(errno));
-    map_ = static_cast<const std::uint8_t*>(map);
-    try {
-      header_ = decode(map_, name_);
-      check(expected, check_values);
-    } catch (...) {
-      ::munmap(const_cast<std::uint8_t*>(map_), bytes_);
-      throw;
-    }
-    values_ = map_ + kHeaderSize;
+    fail("{}: cannot read file size: {}", name, std::strerror(saved));
   }
-  ~MappedTier() override { ::munmap(const_cast<std::uint8_t*>(map_), bytes_); }
-  MappedTier(const MappedTier&) = delete;
-  MappedTier& operator=(const MappedTier&) = delete;
-
-  [[nodiscard]] ValueCode code(Index index) const override {
-    if (header_.value_bytes == 1) return values_[index];
-    return static_cast<ValueCode>(values_[2 * index] | (values_[2 * index + 1] << 8));
+  size_ = static_cast<std::uint64_t>(info.st_size);
+  if (size_ == 0) {
+    ::close(fd);
+    return;
   }
-  [[nodiscard]] const TierHeader& header() const override { return header_; }
-  [[nodiscard]] std::uint64_t file_bytes() const override { return bytes_; }
+  void* map = ::mmap(nullptr, size_, PROT_READ, MAP_SHARED, fd, 0);
+  ::close(fd);
+  if (map == MAP_FAILED) fail("{}: cannot map database file: {}", name, std::strerror(errno));
+  data_ = static_cast<const std::uint8_t*>(map);
+}
 
- private:
-  void check(const Expected& expected, bool check_values) const {
-    const TierHeader& h = header_;
-    if (h.game != expected.game || h.variant != expected.variant || h.rules != expected.rules ||
-        h.tier != expected.tier) {
-      fail("{}: holds {} {} [{}] tier {}, expected {} {} [{}] tier {}", name_, h.game, h.variant, h.rules,
-           h.tier, expected.game, expected.variant, expected.rules, expected.tier);
-    }
-    if (h.positions != expected.positions) {
-      fail("{}: holds {} positions, the tier has {}", name_, h.positions, expected.positions);
-    }
-    const std::uint64_t want = kHeaderSize + h.positions * h.value_bytes;
-    if (bytes_ != want)
-      fail("{}: truncated or extended database file ({} bytes, expected {})", name_, bytes_, want);
-    if (check_values && XXH3_64bits(map_ + kHeaderSize, bytes_ - kHeaderSize) != h.values_checksum) {
-      fail("{}: checksum mismatch in the values (corrupt file)", name_);
-    }
-  }
-
-  std::string name_;
-  const std::uint8_t* map_ = nullptr;
-  const std::uint8_t* values_ = nullptr;
-  std::uint64_t bytes_ = 0;
-  TierHeader header_;
-};
+MappedFile::~MappedFile() {
+  if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);
+}
 
 void write_all(int fd, const std::uint8_t* data, std::size_t size, const std::string& file) {
   while (size > 0) {
@@ -172,89 +62,8 @@ void write_all(int fd, const std::uint8_t* data, std::size_t size, const std::st
   }
 }
 
-}  // namespace
-
-void remove_stale_temporaries(const std::filesystem::path& path) {
-  const std::string prefix = path.filename().string() + ".tmp-";
-  std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(path.parent_path(), error)) {
-    const std::string name = entry.path().filename().string();
-    if (!name.starts_with(prefix)) continue;
-    const std::string pid = name.substr(prefix.size());
-    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::error_code ignored;
-    if (std::filesystem::exists("/proc/" + pid, ignored)) continue;
-    std::filesystem::remove(entry.path(), ignored);
-  }
-}
-
-std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const Expected& expected,
-                                      bool check_values) {
-  return std::make_unique<MappedTier>(path, expected, check_values);
-}
-
-bool tier_file_good(const std::filesystem::path& path, const Expected& expected) {
-  std::error_code ignored;
-  if (!std::filesystem::is_regular_file(path, ignored)) return false;
-  try {
-    open_tier(path, expected, true);
-    return true;
-  } catch (const Error&) {
-    return false;
-  }
-}
-
-TierHeader write_tier(const std::filesystem::path& path, TierHeader header,
-                      std::span<const ValueCode> codes) {
-  header.positions = codes.size();
-  header.wins = header.draws = header.losses = header.holes = 0;
-  header.longest_win = header.longest_loss = 0;
-  ValueCode largest = 0;
-  for (const ValueCode code : codes) {
-    largest = std::max(largest, code);
-    if (code == kHoleCode) {
-      ++header.holes;
-      continue;
-    }
-    const Value value = Value::from_code(code);
-    if (value.is_win()) {
-      ++header.wins;
-      header.longest_win = std::max(header.longest_win, value.depth());
-    } else if (value.is_loss()) {
-      ++header.losses;
-      header.longest_loss = std::max(header.longest_loss, value.depth());
-    } else {
-      ++header.draws;
-    }
-  }
-  header.value_bytes = largest < 256 ? 1 : 2;
-  // The values are converted and written a chunk at a time, so writing needs no second
-  // copy of the tier in memory; the checksum is streamed alongside.
-  auto encode_chunk = [&](std::size_t begin, std::size_t end, std::vector<std::uint8_t>& out) {
-    out.resize((end - begin) * header.value_bytes);
-    for (std::size_t i = begin; i < end; ++i) {
-      if (header.value_bytes == 1) {
-        out[i - begin] = static_cast<std::uint8_t>(codes[i]);
-      } else {
-        out[2 * (i - begin)] = static_cast<std::uint8_t>(codes[i] & 0xFF);
-        out[2 * (i - begin) + 1] = static_cast<std::uint8_t>(codes[i] >> 8);
-      }
-    }
-  };
-  constexpr std::size_t kChunk = std::size_t{1} << 20;
-  std::vector<std::uint8_t> chunk;
-  {
-    XXH3_state_t* state = XXH3_createState();
-    XXH3_64bits_reset(state);
-    for (std::size_t begin = 0; begin < codes.size(); begin += kChunk) {
-      encode_chunk(begin, std::min(codes.size(), begin + kChunk), chunk);
-      XXH3_64bits_update(state, chunk.data(), chunk.size());
-    }
-    header.values_checksum = XXH3_64bits_digest(state);
-    XXH3_freeState(state);
-  }
-  const auto bytes = encode(header);
-
+void write_atomically(const std::filesystem::path& path,
+                      const std::function<void(int, const std::string&)>& write) {
   std::error_code error;
   std::filesystem::create_directories(path.parent_path(), error);
   if (error) fail("{}: cannot create directory: {}", path.parent_path().string(), error.message());
@@ -263,11 +72,7 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header,
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail("{}: cannot create: {}", temp, std::strerror(errno));
   try {
-    write_all(fd, bytes.data(), bytes.size(), temp);
-    for (std::size_t begin = 0; begin < codes.size(); begin += kChunk) {
-      encode_chunk(begin, std::min(codes.size(), begin + kChunk), chunk);
-      write_all(fd, chunk.data(), chunk.size(), temp);
-    }
+    write(fd, temp);
     if (::fsync(fd) != 0) fail("{}: fsync failed: {}", temp, std::strerror(errno));
   } catch (...) {
     ::close(fd);
@@ -289,6 +94,227 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header,
     ::fsync(dir);
     ::close(dir);
   }
+}
+
+}  // namespace io
+
+namespace {
+
+using io::get_text;
+using io::get_u64;
+using io::kMagic;
+using io::put_text;
+using io::put_u64;
+
+std::array<std::uint8_t, kHeaderSize> encode_v1(const TierHeader& h) {
+  std::array<std::uint8_t, kHeaderSize> bytes{};
+  std::memcpy(bytes.data(), kMagic.data(), kMagic.size());
+  bytes[8] = kFormatVersion1;
+  bytes[12] = static_cast<std::uint8_t>(kHeaderSize & 0xFF);
+  bytes[13] = static_cast<std::uint8_t>(kHeaderSize >> 8);
+  put_text(bytes.data() + 16, 16, h.game, "game");
+  put_text(bytes.data() + 32, 32, h.variant, "variant");
+  put_text(bytes.data() + 64, 64, h.rules, "rules");
+  put_u64(bytes.data() + 128, h.tier);
+  put_text(bytes.data() + 136, 24, h.tier_name, "tier name");
+  put_u64(bytes.data() + 160, h.positions);
+  put_u64(bytes.data() + 168, h.wins);
+  put_u64(bytes.data() + 176, h.draws);
+  put_u64(bytes.data() + 184, h.losses);
+  put_u64(bytes.data() + 192, h.holes);
+  io::put_u16(bytes.data() + 200, h.longest_win);
+  io::put_u16(bytes.data() + 202, h.longest_loss);
+  bytes[204] = h.value_bytes;
+  put_u64(bytes.data() + 208, h.values_checksum);
+  put_u64(bytes.data() + 248, XXH3_64bits(bytes.data(), 248));
+  return bytes;
+}
+
+TierHeader decode_v1(const std::uint8_t* bytes, const std::string& file) {
+  if (get_u64(bytes + 248) != XXH3_64bits(bytes, 248))
+    fail("{}: header checksum mismatch (corrupt file)", file);
+  TierHeader h;
+  h.version = kFormatVersion1;
+  h.game = get_text(bytes + 16, 16);
+  h.variant = get_text(bytes + 32, 32);
+  h.rules = get_text(bytes + 64, 64);
+  h.tier = get_u64(bytes + 128);
+  h.tier_name = get_text(bytes + 136, 24);
+  h.positions = get_u64(bytes + 160);
+  h.wins = get_u64(bytes + 168);
+  h.draws = get_u64(bytes + 176);
+  h.losses = get_u64(bytes + 184);
+  h.holes = get_u64(bytes + 192);
+  h.longest_win = io::get_u16(bytes + 200);
+  h.longest_loss = io::get_u16(bytes + 202);
+  h.value_bytes = bytes[204];
+  h.values_checksum = get_u64(bytes + 208);
+  h.image_bits = static_cast<std::uint8_t>(8 * h.value_bytes);
+  if (h.value_bytes != 1 && h.value_bytes != 2)
+    fail("{}: {} bytes per value is not supported", file, h.value_bytes);
+  return h;
+}
+
+class MappedTier final : public TierReader {
+ public:
+  MappedTier(std::string name, std::unique_ptr<io::MappedFile> file, const Expected& expected,
+             bool check_values)
+      : name_(std::move(name)), file_(std::move(file)) {
+    header_ = decode_v1(file_->data(), name_);
+    check_header(expected);
+    values_ = file_->data() + kHeaderSize;
+    if (check_values) check(false);
+  }
+
+  [[nodiscard]] ValueCode code(Index index) const override {
+    if (header_.value_bytes == 1) return values_[index];
+    return static_cast<ValueCode>(values_[2 * index] | (values_[2 * index + 1] << 8));
+  }
+  [[nodiscard]] const TierHeader& header() const override { return header_; }
+  [[nodiscard]] const std::string& path() const override { return name_; }
+  [[nodiscard]] std::uint64_t file_bytes() const override { return file_->size(); }
+  [[nodiscard]] std::uint64_t memory_bytes() const override { return file_->size(); }
+  void read_block(std::uint64_t /*block*/, std::vector<std::uint8_t>& /*image*/) const override {
+    fail("{}: a format v1 file has no blocks", name_);
+  }
+  void check(bool /*decompress*/) const override {
+    if (XXH3_64bits(values_, file_->size() - kHeaderSize) != header_.values_checksum) {
+      fail("{}: checksum mismatch in the values (corrupt file)", name_);
+    }
+  }
+
+ private:
+  void check_header(const Expected& expected) const {
+    io::check_expected(header_, expected, name_);
+    const std::uint64_t want = kHeaderSize + header_.positions * header_.value_bytes;
+    if (file_->size() != want)
+      fail("{}: truncated or extended database file ({} bytes, expected {})", name_, file_->size(), want);
+  }
+
+  std::string name_;
+  std::unique_ptr<io::MappedFile> file_;
+  const std::uint8_t* values_ = nullptr;
+  TierHeader header_;
+};
+
+}  // namespace
+
+void io::check_expected(const TierHeader& h, const Expected& expected, const std::string& name) {
+  if (h.game != expected.game || h.variant != expected.variant || h.rules != expected.rules ||
+      h.tier != expected.tier) {
+    fail("{}: holds {} {} [{}] tier {}, expected {} {} [{}] tier {}", name, h.game, h.variant, h.rules,
+         h.tier, expected.game, expected.variant, expected.rules, expected.tier);
+  }
+  if (h.positions != expected.positions) {
+    fail("{}: holds {} positions, the tier has {}", name, h.positions, expected.positions);
+  }
+}
+
+void remove_stale_temporaries(const std::filesystem::path& path) {
+  const std::string prefix = path.filename().string() + ".tmp-";
+  std::error_code error;
+  for (const auto& entry : std::filesystem::directory_iterator(path.parent_path(), error)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::string pid = name.substr(prefix.size());
+    if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::error_code ignored;
+    if (std::filesystem::exists("/proc/" + pid, ignored)) continue;
+    std::filesystem::remove(entry.path(), ignored);
+  }
+}
+
+std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const Expected& expected,
+                                      bool check_values) {
+  std::string name = path.string();
+  auto file = std::make_unique<io::MappedFile>(name);
+  if (file->size() < kHeaderSize) {
+    fail("{}: truncated database file ({} bytes, the header alone is {})", name, file->size(), kHeaderSize);
+  }
+  const std::uint8_t* bytes = file->data();
+  if (std::memcmp(bytes, kMagic.data(), kMagic.size()) != 0) {
+    fail("{}: not a gamesolver database file (bad magic)", name);
+  }
+  const std::uint32_t version = io::get_u32(bytes + 8);
+  if (version == kFormatVersion1)
+    return std::make_unique<MappedTier>(name, std::move(file), expected, check_values);
+  if (version == kFormatVersion) return io::open_tier_v2(name, std::move(file), expected, check_values);
+  fail("{}: format version {} is not supported (this build reads {} and {})", name, version, kFormatVersion1,
+       kFormatVersion);
+}
+
+bool tier_file_good(const std::filesystem::path& path, const Expected& expected) {
+  std::error_code ignored;
+  if (!std::filesystem::is_regular_file(path, ignored)) return false;
+  try {
+    open_tier(path, expected, true);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+void io::count_values(TierHeader& header, std::span<const ValueCode> codes) {
+  header.positions = codes.size();
+  header.wins = header.draws = header.losses = header.holes = 0;
+  header.longest_win = header.longest_loss = 0;
+  for (const ValueCode code : codes) {
+    if (code == kHoleCode) {
+      ++header.holes;
+      continue;
+    }
+    const Value value = Value::from_code(code);
+    if (value.is_win()) {
+      ++header.wins;
+      header.longest_win = std::max(header.longest_win, value.depth());
+    } else if (value.is_loss()) {
+      ++header.losses;
+      header.longest_loss = std::max(header.longest_loss, value.depth());
+    } else {
+      ++header.draws;
+    }
+  }
+}
+
+TierHeader write_tier_v1(const std::filesystem::path& path, TierHeader header,
+                         std::span<const ValueCode> codes) {
+  io::count_values(header, codes);
+  header.version = kFormatVersion1;
+  const ValueCode largest = codes.empty() ? 0 : *std::max_element(codes.begin(), codes.end());
+  header.value_bytes = largest < 256 ? 1 : 2;
+  header.image_bits = static_cast<std::uint8_t>(8 * header.value_bytes);
+  // The values are converted and written a chunk at a time, so writing needs no second
+  // copy of the tier in memory; the checksum is streamed alongside.
+  auto encode_chunk = [&](std::size_t begin, std::size_t end, std::vector<std::uint8_t>& out) {
+    out.resize((end - begin) * header.value_bytes);
+    for (std::size_t i = begin; i < end; ++i) {
+      if (header.value_bytes == 1) {
+        out[i - begin] = static_cast<std::uint8_t>(codes[i]);
+      } else {
+        io::put_u16(out.data() + 2 * (i - begin), codes[i]);
+      }
+    }
+  };
+  constexpr std::size_t kChunk = std::size_t{1} << 20;
+  std::vector<std::uint8_t> chunk;
+  {
+    XXH3_state_t* state = XXH3_createState();
+    XXH3_64bits_reset(state);
+    for (std::size_t begin = 0; begin < codes.size(); begin += kChunk) {
+      encode_chunk(begin, std::min(codes.size(), begin + kChunk), chunk);
+      XXH3_64bits_update(state, chunk.data(), chunk.size());
+    }
+    header.values_checksum = XXH3_64bits_digest(state);
+    XXH3_freeState(state);
+  }
+  const auto bytes = encode_v1(header);
+  io::write_atomically(path, [&](int fd, const std::string& temp) {
+    io::write_all(fd, bytes.data(), bytes.size(), temp);
+    for (std::size_t begin = 0; begin < codes.size(); begin += kChunk) {
+      encode_chunk(begin, std::min(codes.size(), begin + kChunk), chunk);
+      io::write_all(fd, chunk.data(), chunk.size(), temp);
+    }
+  });
   return header;
 }
 

@@ -1,6 +1,15 @@
 #pragma once
-// Database files, format version 1: one file per tier, a fixed header and one value
-// code per index, uncompressed.
+// Database files: one file per tier. Two formats are read, one is written:
+//
+// Format v2 (docs/FORMAT.md, written by build and compress): a header, a block index
+// with an XXH3 checksum per block, a per-file codec table and independently compressed
+// blocks of values, so that a probe decompresses one block. Values are either full
+// codes with depth or win/draw/loss only (db/block_codec.h). Holes may hold any value
+// (the value before them, which compresses best): a reader tells a hole only by asking
+// the game (unrank), never from the file.
+//
+// Format v1 (the first engine's files, still read, converted by `gamesolver compress`):
+// a fixed header and one value code per index, uncompressed:
 //
 //   offset  size  field
 //        0     8  magic "GSDB\r\n\x1a\n"
@@ -22,19 +31,22 @@
 //
 // All integers are little-endian. A file is written to a temporary name, synced and then
 // renamed, so a file under its final name is always complete; a reader checks the size,
-// both checksums and that the header names the game, rules and tier it expects.
+// the checksums and that the header names the game, rules and tier it expects.
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
 #include "core/value.h"
+#include "db/block_codec.h"
 
 namespace gs::db {
 
-inline constexpr std::uint32_t kFormatVersion = 1;
-inline constexpr std::size_t kHeaderSize = 256;
+inline constexpr std::uint32_t kFormatVersion = 2;  // what write_tier writes
+inline constexpr std::uint32_t kFormatVersion1 = 1;
+inline constexpr std::size_t kHeaderSize = 256;  // both versions
 inline constexpr std::string_view kFileSuffix = ".gsdb";
 
 struct TierHeader {
@@ -50,9 +62,34 @@ struct TierHeader {
   std::uint64_t holes = 0;
   Depth longest_win = 0;
   Depth longest_loss = 0;
-  std::uint8_t value_bytes = 1;
-  std::uint64_t values_checksum = 0;
+  std::uint32_t version = kFormatVersion;
+  std::uint8_t value_bytes = 1;       // v1: bytes per code
+  std::uint64_t values_checksum = 0;  // v1: of the values; v2: of the block images
+  // v2 only.
+  Encoding encoding = Encoding::kDepth;
+  Codec codec = Codec::kNone;
+  std::uint8_t image_bits = 8;  // bits per position in a block image (2, 8 or 16)
+  bool holes_filled = false;    // holes hold a neighbour's value, not kHoleCode
+  std::uint64_t block_positions = 0;
+  std::uint64_t blocks = 0;
+  std::uint64_t table_bytes = 0;  // the codec's table (run-length alphabet, zstd dictionary)
+  std::uint64_t index_checksum = 0;
+
+  // Whether the values keep their depths (a v1 file, or v2 with depth encoding).
+  [[nodiscard]] bool depths() const { return version == kFormatVersion1 || encoding == Encoding::kDepth; }
 };
+
+// How write_tier stores a tier.
+struct WriteOptions {
+  Encoding encoding = Encoding::kDepth;
+  std::optional<Codec> codec;         // nullopt: whichever gives the smallest file ("auto")
+  std::uint64_t block_positions = 0;  // a power of two; 0: kDefaultBlockBytes of image
+  int zstd_level = 19;
+  std::optional<bool> dictionary;  // zstd with a dictionary trained on the tier; nullopt: if smaller
+  bool fill_holes = true;          // give holes the value before them (else they stay kHoleCode)
+  int threads = 0;                 // 0: every core; the file is the same for any count
+};
+inline constexpr std::size_t kDefaultBlockBytes = 16384;
 
 // What a reader must find in a header.
 struct Expected {
@@ -63,25 +100,54 @@ struct Expected {
   std::uint64_t positions = 0;
 };
 
-// Random access to the values of one tier. The retrograde engine, verification and
-// probing only use this interface, so the block-compressed format can replace the
-// plain one behind it.
+// Random access to the values of one tier, in either format.
+//
+// code(index) serves the retrograde engine and verification, which read child tiers at
+// random: a v2 reader decompresses a block on its first use and keeps it for the
+// reader's life (lock-free: one atomic pointer per block), so memory_bytes() is what a
+// reader may hold. The Prober (db/prober.h) reads blocks through its own bounded cache
+// instead, with read_block().
+//
+// A damaged block is reported when it is first read: gs::Error naming the file and the
+// block, never a wrong value. Holes may read as any value in v2 files.
 class TierReader {
  public:
   virtual ~TierReader() = default;
   [[nodiscard]] virtual ValueCode code(Index index) const = 0;
   [[nodiscard]] virtual const TierHeader& header() const = 0;
+  [[nodiscard]] virtual const std::string& path() const = 0;
   [[nodiscard]] virtual std::uint64_t file_bytes() const = 0;
+  // The memory reading every value may take: the mapped file and decompressed blocks.
+  [[nodiscard]] virtual std::uint64_t memory_bytes() const = 0;
+
+  // Blocks (v2). A v1 file has no blocks: its mapped values are read by code() directly.
+  [[nodiscard]] bool has_blocks() const { return header().version != kFormatVersion1; }
+  // Decompresses block `block` (checking its checksum) into image (resized to fit).
+  virtual void read_block(std::uint64_t block, std::vector<std::uint8_t>& image) const = 0;
+  // Checks every block's checksum and, with decompress, that every block decompresses
+  // to images with the checksum of the header (v1: the values' checksum); throws
+  // gs::Error naming the file and the first bad block.
+  virtual void check(bool decompress) const = 0;
 };
 
-// Opens a tier file and checks it; throws gs::Error naming the file and what is wrong.
-// With check_values the values' checksum is verified too (one pass over the file).
+// Opens a tier file of either version and checks the header, its checksum, the file's
+// size and (v2) the block index; throws gs::Error naming the file and what is wrong.
+// With check_values every block's (v1: the values') checksum is verified too, one pass
+// over the file.
 std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const Expected& expected,
                                       bool check_values);
 
-// Writes a tier file atomically. The header's counts and checksum are computed here
-// from the codes. Throws gs::Error (a full disk among others) and leaves no file.
-TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes);
+// Writes a tier file in format v2, atomically. The header's counts and checksums are
+// computed here from the codes (one per index, kHoleCode for holes); with the win/draw/
+// loss encoding only outcomes are kept. Every block is decompressed again and compared
+// before the file is renamed into place. Throws gs::Error (a full disk among others)
+// and leaves no file.
+TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes,
+                      const WriteOptions& options = {});
+
+// Writes a tier file in format v1 (for tests of old files and of their conversion).
+TierHeader write_tier_v1(const std::filesystem::path& path, TierHeader header,
+                         std::span<const ValueCode> codes);
 
 // Removes the temporary files that killed writers of the file at path left behind; the
 // temporary of a process that still runs is left alone.

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -19,6 +20,13 @@ namespace gs::retro {
 struct BuildOptions {
   SolveOptions solve;
   std::uint64_t memory_bytes = std::uint64_t{8} << 30;
+  // How tiers are written; threads: those of the solve. A lower zstd level than
+  // `gamesolver compress` uses keeps writing far below solving (docs/BENCHMARKS.md).
+  db::WriteOptions write = [] {
+    db::WriteOptions options;
+    options.zstd_level = 9;
+    return options;
+  }();
 };
 
 struct TierReport {
@@ -52,7 +60,13 @@ template <Game G>
 std::vector<TierReport> build(const G& game, db::Database& database, int limit, const BuildOptions& options,
                               const std::function<void(const TierReport&)>& on_tier = {}) {
   std::vector<TierReport> reports;
-  for (const Tier tier : tiers_in_order(game, limit)) {
+  const std::vector<Tier> order = tiers_in_order(game, limit);
+  // The last tier that reads each tier: after it, the tier's decompressed blocks go.
+  std::map<Tier, Tier> last_reader;
+  for (const Tier tier : order) {
+    for (const Tier child : game.children(tier)) last_reader[child] = tier;
+  }
+  for (const Tier tier : order) {
     TierReport report;
     report.tier = tier;
     report.name = game.tier_name(tier);
@@ -63,11 +77,12 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
     if (db::tier_file_good(path, expected)) {
       report.header = database.find(game, tier)->header();
     } else {
-      // The working cells, and the child tiers' files, which are mapped and read at random;
-      // level lists where the budget allows them.
+      // The working cells, and the child tiers, read at random: their files are mapped and
+      // their blocks kept decompressed until the last tier that reads them is built; level
+      // lists where the budget allows them.
       std::uint64_t children = 0;
       for (const Tier child : game.children(tier)) {
-        if (const db::TierReader* reader = database.find(game, child)) children += reader->file_bytes();
+        if (const db::TierReader* reader = database.find(game, child)) children += reader->memory_bytes();
       }
       SolveOptions solve = options.solve;
       solve.level_lists = solve.level_lists &&
@@ -91,7 +106,12 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
       {
         TierSolver<G> solver(game, database, tier, solve);
         const std::vector<ValueCode> codes = solver.solve();
-        report.header = db::write_tier(path, header, codes);
+        db::WriteOptions write = options.write;
+        write.threads = solve.threads;
+        report.header = db::write_tier(path, header, codes, write);
+      }
+      for (const Tier child : game.children(tier)) {
+        if (last_reader[child] == tier) database.forget(child);
       }
       report.built = true;
       report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -95,6 +95,10 @@ class TierSolver {
       if (reader == nullptr) {
         fail("tier {} needs tier {}, which is not built", game.tier_name(tier), game.tier_name(child));
       }
+      if (!reader->header().depths()) {
+        fail("tier {} needs the depths of tier {}, but {} keeps wins, draws and losses only",
+             game.tier_name(tier), game.tier_name(child), reader->path());
+      }
       children_.push_back({child, reader});
     }
   }

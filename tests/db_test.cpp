@@ -1,7 +1,7 @@
-// Database files (db/tier_file.h, db/database.h): values and headers round-trip, and
-// every kind of damage (missing, truncated, extended, a flipped byte in the values or
-// the header, a file of another tier, game or rules) is refused with a gs::Error that
-// names the file, while tier_file_good() says false.
+// Database files (db/tier_file.h, db/database.h): values and headers round-trip (format
+// v1 where a test says so: such files must stay readable), and every kind of damage (missing, truncated,
+// extended, a flipped byte in the values or the header, a file of another tier, game or rules) is refused
+// with a gs::Error that names the file, while tier_file_good() says false.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -62,7 +62,7 @@ TEST(TierFile, WriteAndReadBack) {
   for (const ValueCode largest : {ValueCode{200}, ValueCode{301}}) {
     const fs::path path = dir / ("t" + std::to_string(largest) + ".gsdb");
     const std::vector<ValueCode> codes = sample_codes(5000, largest);
-    const TierHeader written = write_tier(path, header_for(7, "R-r"), codes);
+    const TierHeader written = write_tier_v1(path, header_for(7, "R-r"), codes);
     const std::uint8_t bytes = largest < 256 ? 1 : 2;
     EXPECT_EQ(written.value_bytes, bytes);
     EXPECT_EQ(fs::file_size(path), kHeaderSize + codes.size() * bytes);
@@ -141,7 +141,7 @@ TEST(TierFile, FlippedValueByte) {
   TempDir dir;
   const fs::path path = dir / "t.gsdb";
   const std::vector<ValueCode> codes = sample_codes(1000, 99);
-  write_tier(path, header_for(3, "R-r"), codes);
+  write_tier_v1(path, header_for(3, "R-r"), codes);
   const Expected expected = expected_for(3, codes.size());
   for (const std::size_t at : {kHeaderSize, kHeaderSize + 500, kHeaderSize + 999}) {
     const std::string good = test::read_file(path);

@@ -75,6 +75,8 @@ void expect_database_equals(const Jungle& game, const fs::path& data, const test
     ASSERT_EQ(reader->header().positions, codes.size());
     for (Index i = 0; i < codes.size(); ++i) {
       ++compared;
+      // Holes are don't-care in files that fill them (the game tells a hole, not the file).
+      if (codes[i] == kHoleCode && reader->header().holes_filled) continue;
       const ValueCode stored = reader->code(i);
       if (stored == codes[i]) continue;
       const auto pos = game.unrank(tier, i);
@@ -101,8 +103,10 @@ std::uint64_t differences(const test::BruteForceResult& a, const test::BruteForc
 }
 
 // Rewrites a tier file with the value at one index replaced, with correct checksums, so
-// that only verification can tell.
-void rewrite_with_value(const Jungle& game, const fs::path& data, Tier tier, Index index, ValueCode code) {
+// that only verification can tell. Holes are restored from the game (a file may fill
+// them), so that options.fill_holes = false writes a file that keeps them.
+void rewrite_with_value(const Jungle& game, const fs::path& data, Tier tier, Index index, ValueCode code,
+                        const db::WriteOptions& options = {}) {
   const db::Location location = db::Location::of(game, data);
   const fs::path path = location.file(game.tier_name(tier));
   std::vector<ValueCode> codes;
@@ -111,10 +115,10 @@ void rewrite_with_value(const Jungle& game, const fs::path& data, Tier tier, Ind
     const auto reader = db::open_tier(path, location.expected(tier, game.size(tier)), true);
     header = reader->header();
     codes.resize(header.positions);
-    for (Index i = 0; i < codes.size(); ++i) codes[i] = reader->code(i);
+    for (Index i = 0; i < codes.size(); ++i) codes[i] = game.unrank(tier, i) ? reader->code(i) : kHoleCode;
   }
   codes[index] = code;
-  db::write_tier(path, header, codes);
+  db::write_tier(path, header, codes, options);
 }
 
 std::vector<Tier> tiers_named(const std::vector<std::string>& names) {
@@ -244,7 +248,10 @@ TEST(Retro, VerifyAcceptsBruteForceValuesAndDetectsChanges) {
   }
   test::write_file(path, good);
   {
-    rewrite_with_value(game, dir.path(), tier, hole_index, kDrawCode);
+    // (A file that fills its holes may hold anything there; this one keeps them.)
+    db::WriteOptions keep_holes;
+    keep_holes.fill_holes = false;
+    rewrite_with_value(game, dir.path(), tier, hole_index, kDrawCode, keep_holes);
     db::Database database(location);
     const auto bad = retro::verify_tier(game, database, tier, 2, true);
     ASSERT_TRUE(bad.has_value());

@@ -1,0 +1,396 @@
+// Format v2: block-compressed tier files (docs/FORMAT.md has the layout).
+#include <xxhash.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "db/block_codec.h"
+#include "db/file_io.h"
+#include "db/tier_file.h"
+
+namespace gs::db {
+
+namespace {
+
+using io::get_text;
+using io::get_u64;
+using io::put_text;
+using io::put_u64;
+
+constexpr std::uint8_t kHolesFilled = 1;
+constexpr std::uint64_t kMaxBlockPositions = std::uint64_t{1} << 30;
+
+std::uint64_t index_bytes(std::uint64_t blocks) { return (2 * blocks + 1) * 8; }
+
+std::uint64_t block_checksum(const std::uint8_t* data, std::size_t size, std::uint64_t block) {
+  // Seeded with the block's number, so that a block in another block's place fails too.
+  return XXH3_64bits_withSeed(data, size, block);
+}
+
+std::array<std::uint8_t, kHeaderSize> encode_v2(const TierHeader& h) {
+  std::array<std::uint8_t, kHeaderSize> bytes{};
+  std::memcpy(bytes.data(), io::kMagic.data(), io::kMagic.size());
+  bytes[8] = kFormatVersion;
+  bytes[12] = static_cast<std::uint8_t>(kHeaderSize & 0xFF);
+  bytes[13] = static_cast<std::uint8_t>(kHeaderSize >> 8);
+  put_text(bytes.data() + 16, 16, h.game, "game");
+  put_text(bytes.data() + 32, 32, h.variant, "variant");
+  put_text(bytes.data() + 64, 64, h.rules, "rules");
+  put_u64(bytes.data() + 128, h.tier);
+  put_text(bytes.data() + 136, 24, h.tier_name, "tier name");
+  put_u64(bytes.data() + 160, h.positions);
+  put_u64(bytes.data() + 168, h.wins);
+  put_u64(bytes.data() + 176, h.draws);
+  put_u64(bytes.data() + 184, h.losses);
+  put_u64(bytes.data() + 192, h.holes);
+  io::put_u16(bytes.data() + 200, h.longest_win);
+  io::put_u16(bytes.data() + 202, h.longest_loss);
+  bytes[204] = static_cast<std::uint8_t>(h.encoding);
+  bytes[205] = h.image_bits;
+  bytes[206] = static_cast<std::uint8_t>(h.codec);
+  bytes[207] = h.holes_filled ? kHolesFilled : 0;
+  put_u64(bytes.data() + 208, h.block_positions);
+  put_u64(bytes.data() + 216, h.blocks);
+  put_u64(bytes.data() + 224, h.table_bytes);
+  put_u64(bytes.data() + 232, h.index_checksum);
+  put_u64(bytes.data() + 240, h.values_checksum);
+  put_u64(bytes.data() + 248, XXH3_64bits(bytes.data(), 248));
+  return bytes;
+}
+
+TierHeader decode_v2(const std::uint8_t* bytes, const std::string& file) {
+  if (get_u64(bytes + 248) != XXH3_64bits(bytes, 248))
+    fail("{}: header checksum mismatch (corrupt file)", file);
+  TierHeader h;
+  h.version = kFormatVersion;
+  h.game = get_text(bytes + 16, 16);
+  h.variant = get_text(bytes + 32, 32);
+  h.rules = get_text(bytes + 64, 64);
+  h.tier = get_u64(bytes + 128);
+  h.tier_name = get_text(bytes + 136, 24);
+  h.positions = get_u64(bytes + 160);
+  h.wins = get_u64(bytes + 168);
+  h.draws = get_u64(bytes + 176);
+  h.losses = get_u64(bytes + 184);
+  h.holes = get_u64(bytes + 192);
+  h.longest_win = io::get_u16(bytes + 200);
+  h.longest_loss = io::get_u16(bytes + 202);
+  h.image_bits = bytes[205];
+  h.holes_filled = (bytes[207] & kHolesFilled) != 0;
+  h.block_positions = get_u64(bytes + 208);
+  h.blocks = get_u64(bytes + 216);
+  h.table_bytes = get_u64(bytes + 224);
+  h.index_checksum = get_u64(bytes + 232);
+  h.values_checksum = get_u64(bytes + 240);
+  // The header's checksum held, so what follows only refuses what no writer makes.
+  if (io::get_u32(bytes + 12) != kHeaderSize)
+    fail("{}: header size {} is not supported", file, io::get_u32(bytes + 12));
+  if (bytes[204] != static_cast<std::uint8_t>(Encoding::kWinDrawLoss) &&
+      bytes[204] != static_cast<std::uint8_t>(Encoding::kDepth))
+    fail("{}: value encoding {} is not supported", file, bytes[204]);
+  h.encoding = static_cast<Encoding>(bytes[204]);
+  if (bytes[206] > static_cast<std::uint8_t>(Codec::kZstd))
+    fail("{}: codec {} is not supported", file, bytes[206]);
+  h.codec = static_cast<Codec>(bytes[206]);
+  const bool bits_good =
+      h.encoding == Encoding::kWinDrawLoss ? h.image_bits == 2 : (h.image_bits == 8 || h.image_bits == 16);
+  if (!bits_good) fail("{}: {} bits per position is not supported", file, h.image_bits);
+  if (h.block_positions == 0 || !std::has_single_bit(h.block_positions) ||
+      h.block_positions > kMaxBlockPositions)
+    fail("{}: block size {} is not supported", file, h.block_positions);
+  if (h.blocks != (h.positions + h.block_positions - 1) / h.block_positions)
+    fail("{}: {} blocks of {} positions cannot hold {} positions", file, h.blocks, h.block_positions,
+         h.positions);
+  return h;
+}
+
+class BlockTier final : public TierReader {
+ public:
+  BlockTier(std::string name, std::unique_ptr<io::MappedFile> file, const Expected& expected,
+            bool check_values)
+      : name_(std::move(name)), file_(std::move(file)) {
+    const std::uint8_t* bytes = file_->data();
+    header_ = decode_v2(bytes, name_);
+    io::check_expected(header_, expected, name_);
+    const TierHeader& h = header_;
+    shift_ = static_cast<unsigned>(std::countr_zero(h.block_positions));
+    const std::uint64_t size = file_->size();
+    // Sizes from the header are bounded by the file's size before any sum can overflow.
+    if (h.blocks > size / 16 || h.table_bytes > size)
+      fail("{}: truncated database file ({} bytes, its header describes {} blocks and a {}-byte table)",
+           name_, size, h.blocks, h.table_bytes);
+    data_start_ = kHeaderSize + index_bytes(h.blocks) + h.table_bytes;
+    if (data_start_ > size)
+      fail("{}: truncated database file ({} bytes, the header, block index and table take {})", name_, size,
+           data_start_);
+    if (XXH3_64bits(bytes + kHeaderSize, data_start_ - kHeaderSize) != h.index_checksum)
+      fail("{}: block index checksum mismatch (corrupt file)", name_);
+    offsets_ = bytes + kHeaderSize;
+    checksums_ = offsets_ + 8 * (h.blocks + 1);
+    if (offset(0) != data_start_)
+      fail("{}: the block index does not start at the blocks (corrupt file)", name_);
+    for (std::uint64_t b = 0; b < h.blocks; ++b) {
+      if (offset(b + 1) < offset(b))
+        fail("{}: block index out of order at block {} (corrupt file)", name_, b);
+    }
+    if (offset(h.blocks) != size)
+      fail("{}: truncated or extended database file ({} bytes, the block index says {})", name_, size,
+           offset(h.blocks));
+    try {
+      codec_ =
+          make_codec(h.codec, h.image_bits, {bytes + kHeaderSize + index_bytes(h.blocks), h.table_bytes});
+    } catch (const Error& e) {
+      fail("{}: {}", name_, e.what());
+    }
+    images_ = std::make_unique<std::atomic<const std::uint8_t*>[]>(h.blocks);
+    for (std::uint64_t b = 0; b < h.blocks; ++b) images_[b].store(nullptr, std::memory_order_relaxed);
+    if (check_values) check(false);
+  }
+  ~BlockTier() override {
+    for (std::uint64_t b = 0; b < header_.blocks; ++b) delete[] images_[b].load(std::memory_order_relaxed);
+  }
+  BlockTier(const BlockTier&) = delete;
+  BlockTier& operator=(const BlockTier&) = delete;
+
+  [[nodiscard]] ValueCode code(Index index) const override {
+    const std::uint64_t block = index >> shift_;
+    const std::uint8_t* image = images_[block].load(std::memory_order_acquire);
+    if (image == nullptr) image = load(block);
+    return image_symbol(image, header_.image_bits, index & (header_.block_positions - 1));
+  }
+  [[nodiscard]] const TierHeader& header() const override { return header_; }
+  [[nodiscard]] const std::string& path() const override { return name_; }
+  [[nodiscard]] std::uint64_t file_bytes() const override { return file_->size(); }
+  [[nodiscard]] std::uint64_t memory_bytes() const override {
+    return file_->size() + image_bytes(header_.positions, header_.image_bits) + header_.blocks * 8;
+  }
+
+  void read_block(std::uint64_t block, std::vector<std::uint8_t>& image) const override {
+    if (block >= header_.blocks) fail("{}: block {} is past the last block {}", name_, block, header_.blocks);
+    const std::uint8_t* data = file_->data() + offset(block);
+    const std::uint64_t size = offset(block + 1) - offset(block);
+    if (block_checksum(data, size, block) != get_u64(checksums_ + 8 * block))
+      fail("{}: block {} of {}: checksum mismatch (corrupt file)", name_, block, header_.blocks);
+    const std::uint64_t first = block << shift_;
+    image.resize(
+        image_bytes(std::min(header_.block_positions, header_.positions - first), header_.image_bits));
+    if (!codec_->decompress({data, size}, image))
+      fail("{}: block {} of {} does not decompress (corrupt file)", name_, block, header_.blocks);
+  }
+
+  void check(bool decompress) const override {
+    for (std::uint64_t b = 0; b < header_.blocks; ++b) {
+      if (block_checksum(file_->data() + offset(b), offset(b + 1) - offset(b), b) !=
+          get_u64(checksums_ + 8 * b))
+        fail("{}: block {} of {}: checksum mismatch (corrupt file)", name_, b, header_.blocks);
+    }
+    if (!decompress) return;
+    XXH3_state_t* state = XXH3_createState();
+    XXH3_64bits_reset(state);
+    std::vector<std::uint8_t> image;
+    try {
+      for (std::uint64_t b = 0; b < header_.blocks; ++b) {
+        read_block(b, image);
+        XXH3_64bits_update(state, image.data(), image.size());
+      }
+    } catch (...) {
+      XXH3_freeState(state);
+      throw;
+    }
+    const std::uint64_t digest = XXH3_64bits_digest(state);
+    XXH3_freeState(state);
+    if (digest != header_.values_checksum)
+      fail("{}: the decompressed blocks do not match the values' checksum (corrupt file)", name_);
+  }
+
+ private:
+  [[nodiscard]] std::uint64_t offset(std::uint64_t block) const { return get_u64(offsets_ + 8 * block); }
+
+  // Decompresses a block for code(): the first thread to finish installs its image.
+  [[nodiscard]] const std::uint8_t* load(std::uint64_t block) const {
+    std::vector<std::uint8_t> image;
+    read_block(block, image);
+    auto* copy = new std::uint8_t[image.size()];
+    std::copy(image.begin(), image.end(), copy);
+    const std::uint8_t* expected = nullptr;
+    if (images_[block].compare_exchange_strong(expected, copy, std::memory_order_acq_rel)) return copy;
+    delete[] copy;
+    return expected;
+  }
+
+  std::string name_;
+  std::unique_ptr<io::MappedFile> file_;
+  TierHeader header_;
+  unsigned shift_ = 0;
+  std::uint64_t data_start_ = 0;
+  const std::uint8_t* offsets_ = nullptr;
+  const std::uint8_t* checksums_ = nullptr;
+  std::unique_ptr<BlockCodec> codec_;
+  std::unique_ptr<std::atomic<const std::uint8_t*>[]> images_;
+};
+
+// Images of this many bytes at most are compressed whole to choose a codec; above it,
+// an evenly spread sample of blocks decides.
+constexpr std::uint64_t kChoiceSampleBytes = 4 << 20;
+
+}  // namespace
+
+std::unique_ptr<TierReader> io::open_tier_v2(std::string name, std::unique_ptr<MappedFile> file,
+                                             const Expected& expected, bool check_values) {
+  return std::make_unique<BlockTier>(std::move(name), std::move(file), expected, check_values);
+}
+
+TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes,
+                      const WriteOptions& options) {
+  io::count_values(header, codes);
+  header.version = kFormatVersion;
+  header.encoding = options.encoding;
+  header.value_bytes = 0;
+  const bool depth = options.encoding == Encoding::kDepth;
+  const ValueCode largest = codes.empty() ? 0 : *std::max_element(codes.begin(), codes.end());
+  header.image_bits = !depth ? 2 : largest < 256 ? 8 : 16;
+  const unsigned bits = header.image_bits;
+  header.block_positions =
+      options.block_positions != 0 ? options.block_positions : kDefaultBlockBytes * 8 / header.image_bits;
+  if (!std::has_single_bit(header.block_positions) || header.block_positions > kMaxBlockPositions)
+    fail("block size {} is not a power of two up to {}", header.block_positions, kMaxBlockPositions);
+  header.blocks = (codes.size() + header.block_positions - 1) / header.block_positions;
+  header.holes_filled = options.fill_holes;
+  const int threads = options.threads > 0 ? options.threads : default_threads();
+  const std::uint64_t blocks = header.blocks;
+
+  // The images, holes given the value before them (the block's first value for holes
+  // at its start), which lengthens runs and costs nothing: no probe by position reads a
+  // hole.
+  std::vector<std::vector<std::uint8_t>> images(blocks);
+  parallel_for(0, blocks, threads, 16, [&](std::uint64_t begin, std::uint64_t end, int) {
+    std::vector<ValueCode> symbols;
+    for (std::uint64_t b = begin; b < end; ++b) {
+      const std::uint64_t first = b * header.block_positions;
+      const std::uint64_t last = std::min<std::uint64_t>(codes.size(), first + header.block_positions);
+      symbols.assign(codes.begin() + static_cast<std::ptrdiff_t>(first),
+                     codes.begin() + static_cast<std::ptrdiff_t>(last));
+      if (!depth) {
+        for (ValueCode& symbol : symbols) symbol = win_draw_loss(symbol);
+      }
+      if (options.fill_holes) {
+        ValueCode previous = kHoleCode;
+        for (const ValueCode symbol : symbols) {
+          if (symbol != kHoleCode) {
+            previous = symbol;
+            break;
+          }
+        }
+        for (ValueCode& symbol : symbols) {
+          if (symbol == kHoleCode) symbol = previous;
+          previous = symbol;
+        }
+      }
+      images[b].resize(image_bytes(symbols.size(), bits));
+      pack_image(symbols, bits, images[b]);
+    }
+  });
+  {
+    XXH3_state_t* state = XXH3_createState();
+    XXH3_64bits_reset(state);
+    for (const auto& image : images) XXH3_64bits_update(state, image.data(), image.size());
+    header.values_checksum = XXH3_64bits_digest(state);
+    XXH3_freeState(state);
+  }
+
+  // Candidate codecs, fitted to (a sample of) the images, compared by the size they give.
+  std::uint64_t total_image = 0;
+  for (const auto& image : images) total_image += image.size();
+  const std::uint64_t step = std::max<std::uint64_t>(1, total_image / kChoiceSampleBytes);
+  std::vector<std::span<const std::uint8_t>> sample;
+  for (std::uint64_t b = 0; b < blocks; b += step) sample.emplace_back(images[b]);
+  struct Candidate {
+    Codec codec;
+    bool dictionary;
+  };
+  std::vector<Candidate> candidates;
+  if (options.codec) {
+    candidates.push_back({*options.codec, false});
+    if (*options.codec == Codec::kZstd) candidates.push_back({Codec::kZstd, true});
+  } else {
+    candidates = {
+        {Codec::kNone, false}, {Codec::kRunLength, false}, {Codec::kZstd, false}, {Codec::kZstd, true}};
+  }
+  if (options.dictionary) {
+    std::erase_if(candidates, [&](const Candidate& c) {
+      return c.codec == Codec::kZstd && c.dictionary != *options.dictionary;
+    });
+  }
+  auto compress_blocks = [&](const BlockCodec& codec,
+                             const std::vector<std::span<const std::uint8_t>>& which) {
+    std::vector<std::vector<std::uint8_t>> out(which.size());
+    parallel_for(0, which.size(), threads, 1, [&](std::uint64_t begin, std::uint64_t end, int) {
+      for (std::uint64_t b = begin; b < end; ++b) codec.compress(which[b], out[b]);
+    });
+    return out;
+  };
+  std::unique_ptr<BlockCodec> chosen;
+  std::uint64_t chosen_bytes = std::numeric_limits<std::uint64_t>::max();
+  for (const Candidate& candidate : candidates) {
+    auto codec = fit_codec(candidate.codec, bits, sample, candidate.dictionary, options.zstd_level);
+    if (candidate.dictionary && codec->table().empty() && candidates.size() > 1)
+      continue;  // too little to train on
+    std::uint64_t bytes = codec->table().size();
+    for (const auto& block : compress_blocks(*codec, sample)) bytes += block.size();
+    if (bytes < chosen_bytes) {
+      chosen = std::move(codec);
+      chosen_bytes = bytes;
+    }
+  }
+  std::vector<std::span<const std::uint8_t>> all(images.begin(), images.end());
+  const std::vector<std::vector<std::uint8_t>> compressed = compress_blocks(*chosen, all);
+  // Every block must decompress to its image before the file may replace anything.
+  parallel_for(0, blocks, threads, 16, [&](std::uint64_t begin, std::uint64_t end, int) {
+    std::vector<std::uint8_t> image;
+    for (std::uint64_t b = begin; b < end; ++b) {
+      image.assign(images[b].size(), 0);
+      if (!chosen->decompress(compressed[b], image) || image != images[b])
+        fail("internal error: block {} of {} does not decompress to its values with codec {}", b,
+             header.tier_name, codec_name(chosen->id()));
+    }
+  });
+  header.codec = chosen->id();
+  const std::vector<std::uint8_t>& table = chosen->table();
+  header.table_bytes = table.size();
+
+  std::vector<std::uint8_t> index(index_bytes(blocks) + table.size());
+  std::uint64_t offset = kHeaderSize + index.size();
+  for (std::uint64_t b = 0; b < blocks; ++b) {
+    put_u64(index.data() + 8 * b, offset);
+    put_u64(index.data() + 8 * (blocks + 1 + b),
+            block_checksum(compressed[b].data(), compressed[b].size(), b));
+    offset += compressed[b].size();
+  }
+  put_u64(index.data() + 8 * blocks, offset);
+  std::copy(table.begin(), table.end(), index.begin() + static_cast<std::ptrdiff_t>(index_bytes(blocks)));
+  header.index_checksum = XXH3_64bits(index.data(), index.size());
+  const auto bytes = encode_v2(header);
+  io::write_atomically(path, [&](int fd, const std::string& temp) {
+    io::write_all(fd, bytes.data(), bytes.size(), temp);
+    io::write_all(fd, index.data(), index.size(), temp);
+    std::vector<std::uint8_t> buffer;  // blocks are small: one write per megabyte
+    for (const auto& block : compressed) {
+      buffer.insert(buffer.end(), block.begin(), block.end());
+      if (buffer.size() >= (1U << 20)) {
+        io::write_all(fd, buffer.data(), buffer.size(), temp);
+        buffer.clear();
+      }
+    }
+    io::write_all(fd, buffer.data(), buffer.size(), temp);
+  });
+  return header;
+}
+
+}  // namespace gs::db

@@ -1,0 +1,76 @@
+#pragma once
+// What the readers and writers of both file versions share: little-endian fields,
+// fixed-size text fields, a read-only file mapping and atomic writing.
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "db/tier_file.h"
+
+namespace gs::db::io {
+
+inline constexpr std::array<char, 8> kMagic = {'G', 'S', 'D', 'B', '\r', '\n', '\x1a', '\n'};
+
+inline void put_u64(std::uint8_t* at, std::uint64_t value) {
+  for (int i = 0; i < 8; ++i) at[i] = static_cast<std::uint8_t>(value >> (8 * i));
+}
+inline std::uint64_t get_u64(const std::uint8_t* at) {
+  std::uint64_t value = 0;
+  for (int i = 0; i < 8; ++i) value |= static_cast<std::uint64_t>(at[i]) << (8 * i);
+  return value;
+}
+inline void put_u16(std::uint8_t* at, std::uint16_t value) {
+  at[0] = static_cast<std::uint8_t>(value & 0xFF);
+  at[1] = static_cast<std::uint8_t>(value >> 8);
+}
+inline std::uint16_t get_u16(const std::uint8_t* at) {
+  return static_cast<std::uint16_t>(at[0] | (at[1] << 8));
+}
+inline std::uint32_t get_u32(const std::uint8_t* at) {
+  return at[0] | (at[1] << 8) | (at[2] << 16) | (static_cast<std::uint32_t>(at[3]) << 24);
+}
+// Writes text into a zero-filled field; throws gs::Error if it does not fit.
+void put_text(std::uint8_t* at, std::size_t size, const std::string& text, const char* field);
+inline std::string get_text(const std::uint8_t* at, std::size_t size) {
+  const auto* begin = reinterpret_cast<const char*>(at);
+  return {begin, strnlen(begin, size)};
+}
+
+// A whole file mapped read-only; throws gs::Error naming the file if it cannot be.
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& name);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+  [[nodiscard]] const std::uint8_t* data() const { return data_; }
+  [[nodiscard]] std::uint64_t size() const { return size_; }
+
+ private:
+  const std::uint8_t* data_ = nullptr;
+  std::uint64_t size_ = 0;
+};
+
+// Writes all bytes to fd; throws gs::Error naming the file.
+void write_all(int fd, const std::uint8_t* data, std::size_t size, const std::string& file);
+
+// Creates path's directory, calls write(fd, temp name) on a temporary file beside path,
+// syncs it and renames it to path. On any error the temporary is removed and gs::Error
+// thrown; path is then untouched.
+void write_atomically(const std::filesystem::path& path,
+                      const std::function<void(int, const std::string&)>& write);
+
+// Throws gs::Error naming the file if the header is not of the expected tier.
+void check_expected(const TierHeader& header, const Expected& expected, const std::string& name);
+// Sets the header's position count, outcome counts and longest depths from the codes.
+void count_values(TierHeader& header, std::span<const ValueCode> codes);
+// The reader of a format v2 file whose magic and version have been read (block_file.cpp).
+std::unique_ptr<TierReader> open_tier_v2(std::string name, std::unique_ptr<MappedFile> file,
+                                         const Expected& expected, bool check_values);
+
+}  // namespace gs::db::io
