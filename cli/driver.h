@@ -5,11 +5,26 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/error.h"
+
+namespace gs::db {
+class Database;
+struct Location;
+}  // namespace gs::db
+
 namespace gs::cli {
+
+// A request the user got wrong (bad position or move text, an illegal move), as opposed
+// to a failure of the databases: the server answers it with 400.
+class InputError : public Error {
+ public:
+  using Error::Error;
+};
 
 struct CommonOptions {
   std::filesystem::path data = "data";
@@ -37,6 +52,16 @@ class Driver {
   virtual int count(const CommonOptions& options, int pieces) = 0;
   virtual int play(const CommonOptions& options, const std::optional<std::string>& from,
                    const std::string& human) = 0;
+
+  // For the server (server/): the game, its variant, start position and board; the
+  // databases present under a data directory; where they are; and the report of a
+  // position (cli/position_report.h), after `move` when one is given. report() throws
+  // InputError for bad text or an illegal move.
+  [[nodiscard]] virtual nlohmann::json describe() const = 0;
+  [[nodiscard]] virtual nlohmann::json databases(const std::filesystem::path& data) const = 0;
+  [[nodiscard]] virtual db::Location database_location(const std::filesystem::path& data) const = 0;
+  [[nodiscard]] virtual nlohmann::json report(db::Database& database, const std::string& position,
+                                              const std::optional<std::string>& move) const = 0;
 };
 
 struct GameEntry {

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "cli/driver.h"
+#include "cli/game_info.h"
+#include "cli/position_report.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "core/parallel.h"
@@ -74,56 +76,21 @@ class GameDriver final : public Driver {
   int probe(const CommonOptions& options, const std::string& text) override {
     db::Database database(location(options));
     const Position pos = game_.parse_position(text);
-    const std::optional<Value> value = db::probe(game_, database, pos);
-    struct Row {
-      std::string move;
-      std::string position;
-      std::optional<Value> value;  // for the side making the move
-    };
-    std::vector<Row> rows;
-    if (!game_.terminal(pos)) {
-      MoveList<G> moves;
-      game_.moves(pos, moves);
-      for (const Move& move : moves) {
-        const Position next = game_.play(pos, move);
-        const auto child = db::probe(game_, database, next);
-        rows.push_back({game_.move_text(pos, move), game_.position_text(next),
-                        child ? std::optional<Value>(child->before_move()) : std::nullopt});
-      }
-      std::stable_sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) {
-        if (a.value && b.value) return a.value->better_than(*b.value);
-        return a.value.has_value() && !b.value.has_value();
-      });
-    }
+    const PositionReport<G> report = report_position(game_, database, pos);
     if (options.json) {
-      nlohmann::json out;
-      out["game"] = std::string(G::kName);
-      out["position"] = game_.position_text(pos);
-      out["value"] = json_value(value);
-      if (!game_.terminal(pos)) {
-        const Ranked ranked = game_.rank(pos);
-        out["tier"] = game_.tier_name(ranked.tier);
-        out["index"] = ranked.index;
-      }
-      out["moves"] = nlohmann::json::array();
-      for (const Row& row : rows) {
-        out["moves"].push_back(
-            {{"move", row.move}, {"position", row.position}, {"value", json_value(row.value)}});
-      }
-      fmt::print("{}\n", out.dump(2));
+      fmt::print("{}\n", to_json(game_, report).dump(2));
       return 0;
     }
     fmt::print("{}\n", game_.position_text(pos));
     if constexpr (requires { G::board_text(pos); }) fmt::print("{}", G::board_text(pos));
     if (game_.terminal(pos)) {
-      fmt::print("value: {} (the game is over)\n", value->to_string());
+      fmt::print("value: {} (the game is over)\n", report.value->to_string());
       return 0;
     }
-    const Ranked ranked = game_.rank(pos);
-    fmt::print("tier {} index {}\n", game_.tier_name(ranked.tier), ranked.index);
-    fmt::print("value: {}\n", value_text(value));
-    if (rows.empty()) fmt::print("no legal move\n");
-    for (const Row& row : rows)
+    fmt::print("tier {} index {}\n", game_.tier_name(report.ranked->tier), report.ranked->index);
+    fmt::print("value: {}\n", value_text(report.value));
+    if (report.moves.empty()) fmt::print("no legal move\n");
+    for (const auto& row : report.moves)
       fmt::print("  {:<8} {:<16} {}\n", row.move, value_text(row.value), row.position);
     return 0;
   }
@@ -460,6 +427,28 @@ class GameDriver final : public Driver {
     }
   }
 
+  nlohmann::json describe() const override { return describe_game(game_); }
+  nlohmann::json databases(const std::filesystem::path& data) const override {
+    return databases_present(game_, db::Location::of(game_, data));
+  }
+  db::Location database_location(const std::filesystem::path& data) const override {
+    return db::Location::of(game_, data);
+  }
+  nlohmann::json report(db::Database& database, const std::string& text,
+                        const std::optional<std::string>& move) const override {
+    Position pos;
+    try {
+      pos = game_.parse_position(text);
+      if (move) {
+        if (game_.terminal(pos)) fail("no move can be played: the game is over");
+        pos = game_.play(pos, game_.parse_move(pos, *move));
+      }
+    } catch (const Error& error) {
+      throw InputError(error.what());
+    }
+    return to_json(game_, report_position(game_, database, pos));
+  }
+
  private:
   static int threads(const CommonOptions& options) {
     return options.threads > 0 ? options.threads : default_threads();
@@ -467,13 +456,6 @@ class GameDriver final : public Driver {
   db::Location location(const CommonOptions& options) const { return db::Location::of(game_, options.data); }
   static std::string value_text(const std::optional<Value>& value) {
     return value ? value->to_string() : "not in the databases";
-  }
-  static nlohmann::json json_value(const std::optional<Value>& value) {
-    if (!value) return nullptr;
-    const char* outcome = value->is_win() ? "win" : value->is_loss() ? "loss" : "draw";
-    nlohmann::json out = {{"outcome", outcome}};
-    if (!value->is_draw()) out["depth"] = value->depth();
-    return out;
   }
   std::string board(const Position& pos) const {
     if constexpr (requires { G::board_text(pos); }) {

@@ -12,6 +12,7 @@
 
 #include "cli/driver.h"
 #include "core/error.h"
+#include "server/serve_command.h"
 
 namespace {
 
@@ -122,12 +123,15 @@ int main(int argc, char** argv) {
   play->callback(
       [&] { run = [&](gs::cli::Driver& d) { return d.play(command.common, command.from, command.human); }; });
 
+  gs::server::ServeCommand serve(app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     return app.exit(error);
   }
   try {
+    if (serve.selected()) return serve.run();
     const auto& game = gs::cli::find_game(command.game);
     auto driver = game.make(command.variant, command.rules);
     return run(*driver);

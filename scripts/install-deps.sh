@@ -2,7 +2,8 @@
 # Installs the Debian packages gamesolver needs, those that are missing only.
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libcli11-dev libfmt-dev libxxhash-dev libzstd-dev
-  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev time clang-format clang-tidy)
+  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev time clang-format clang-tidy
+  libcpp-httplib-dev chromium)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -13,4 +14,10 @@ if ((${#missing[@]} > 0)); then
   if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
   $sudo apt-get update -q
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+# Node and npm for the explorer's browser test (playwright-core wants Node 20 or later).
+if ! command -v npm >/dev/null; then
+  sudo=""
+  if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends nodejs npm
 fi
