@@ -2,10 +2,10 @@
 
 #include <fmt/format.h>
 #include <pthread.h>
-#include <signal.h>
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <system_error>
 #include <thread>
@@ -71,12 +71,16 @@ int ServeCommand::run() {
   const int port = server.bind();
   std::atomic<bool> listening_done{false};
   std::thread waiter([&] {
-    int signal = 0;
-    sigwait(&signals, &signal);
-    // A signal just before listen() runs would find nothing to stop: repeat until it ends.
+    // Polls, so that it also ends when listening ends for another reason; a signal just
+    // before listen() runs finds nothing to stop, so stop() is repeated until it ends.
+    const timespec poll{0, 100'000'000};
+    bool stopping = false;
     while (!listening_done.load()) {
-      server.stop();
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (stopping || sigtimedwait(&signals, nullptr, &poll) > 0) {
+        stopping = true;
+        server.stop();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
     }
   });
   const std::string host =
@@ -86,7 +90,6 @@ int ServeCommand::run() {
   std::fflush(stdout);
   server.listen();
   listening_done = true;
-  pthread_kill(waiter.native_handle(), SIGTERM);  // wakes the waiter if nothing else did
   waiter.join();
   fmt::print("gamesolver serve: stopped\n");
   return 0;

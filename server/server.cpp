@@ -108,7 +108,7 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>(std::move(o
     response.set_header("Cache-Control", "no-cache");
     response.set_header("Content-Security-Policy",
                         "default-src 'self'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'");
-    response.set_content(std::move(file.body), file.content_type);
+    response.set_content(file.body, file.content_type);
   });
   const auto refuse_method = [](const httplib::Request& request, httplib::Response& response) {
     send(response, error_reply(405, "method " + request.method + " is not allowed: the explorer only reads"));
@@ -124,7 +124,7 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>(std::move(o
     response.set_content(nlohmann::json{{"error", reason(response.status)}}.dump(), "application/json");
   });
   impl.http.set_exception_handler(
-      [](const httplib::Request&, httplib::Response& response, std::exception_ptr) {
+      [](const httplib::Request&, httplib::Response& response, const std::exception_ptr&) {
         send(response, error_reply(500, "internal error"));
       });
 }

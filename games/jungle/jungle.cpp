@@ -497,7 +497,7 @@ std::uint64_t Jungle::end_positions(int pieces) {
 }
 
 std::uint64_t Jungle::baseline_size(Tier tier) {
-  return 2 * 26 * falling(kBoardSquares - 1, std::popcount(tier) - 1);
+  return std::uint64_t{2} * 26 * falling(kBoardSquares - 1, std::popcount(tier) - 1);
 }
 
 }  // namespace gs::jungle
