@@ -56,17 +56,17 @@ if [[ ! -x $binary ]]; then
   echo "build_bench.sh: no gamesolver binary at $binary (build it, or pass --binary PATH)" >&2
   exit 2
 fi
-for tool in /usr/bin/time; do
-  [[ -x $tool ]] || { echo "build_bench.sh: $tool is missing (apt-get install time)" >&2; exit 2; }
-done
+[[ -x /usr/bin/time ]] || { echo "build_bench.sh: /usr/bin/time is missing (apt-get install time)" >&2; exit 2; }
 
 # The machine and the code measured, for the record.
 echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+# The commit is the script's checkout's HEAD: when --binary was built from another tree,
+# the binary's path and time are what identify it.
 echo "commit:  $(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || echo unknown)$(
   git -C "$(dirname "$0")/.." diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
 echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB, $(
   grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "binary:  $binary"
+echo "binary:  $binary (built $(date -u -r "$binary" '+%Y-%m-%d %H:%M:%S UTC'))"
 
 cleanup_dirs=()
 cleanup() {
@@ -141,16 +141,17 @@ for n in "${pieces[@]}"; do
   indices=$(sed -n 's/^built [0-9]* tiers (\([0-9]*\) indices).*/\1/p' "$log" | tail -1)
   tiers=$(sed -n 's/^built \([0-9]*\) tiers.*/\1/p' "$log" | tail -1)
   positions=$("$binary" stats jungle --pieces "$n" --data "$dir/data" | awk '$1 == "total" { print $2 }')
-  bytes=$(find "$dir/data" -name '*.gsdb' -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
+  bytes=$(find "$dir/data" -name '*.gsdb' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
   echo
   awk -v n="$n" -v tiers="$tiers" -v idx="$indices" -v pos="$positions" -v wall="$wall" -v user="$user" \
       -v sys="$sys" -v cpu="$cpu_pct" -v t="$threads" -v rss="$rss_kb" -v bytes="$bytes" 'BEGIN {
-    printf "pieces %d: %d tiers, %d indices (%d positions, holes excluded)\n", n, tiers, idx, pos
+    printf "pieces %d: %d tiers, %.0f indices (%.0f positions, holes excluded)\n", n, tiers, idx, pos
     printf "  wall %.2f s, CPU %.2f s user + %.2f s sys (%s of %d threads)\n", wall, user, sys, cpu, t
     printf "  %.3fM indices/s, %.3fM indices/s per core (%d threads)\n", idx / wall / 1e6, idx / wall / t / 1e6, t
     printf "  %.3fM indices per CPU-second (user+sys)\n", idx / (user + sys) / 1e6
+    printf "  positions (holes excluded): %.3fM/s per core, %.3fM per CPU-second\n", pos / wall / t / 1e6, pos / (user + sys) / 1e6
     printf "  peak RSS %.1f MiB\n", rss / 1024
-    printf "  files %d bytes (%.1f MiB), %.3f bytes per index\n", bytes, bytes / 1048576, bytes / idx
+    printf "  files %.0f bytes (%.1f MiB), %.3f bytes per index\n", bytes, bytes / 1048576, bytes / idx
   }'
   rows+=("$(printf '%s %s %s %s %s %s %s %s' "$n" "$indices" "$wall" "$threads" "$rss_kb" "$bytes" "$user" "$sys")")
   echo
@@ -161,6 +162,6 @@ printf '%-6s %14s %10s %14s %14s %12s %14s\n' pieces indices seconds "M idx/s" "
 for row in "${rows[@]}"; do
   read -r n idx wall t rss bytes _ _ <<<"$row"
   awk -v n="$n" -v idx="$idx" -v wall="$wall" -v t="$t" -v rss="$rss" -v bytes="$bytes" 'BEGIN {
-    printf "%-6d %14d %10.2f %14.3f %14.3f %12.1f %14d\n", n, idx, wall, idx / wall / 1e6, idx / wall / t / 1e6, rss / 1024, bytes
+    printf "%-6d %14.0f %10.2f %14.3f %14.3f %12.1f %14.0f\n", n, idx, wall, idx / wall / 1e6, idx / wall / t / 1e6, rss / 1024, bytes
   }'
 done

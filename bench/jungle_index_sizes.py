@@ -5,7 +5,8 @@ Prints, per piece count 2..8, the tables of docs/JUNGLE_INDEX.md. Exact integer
 arithmetic, no dependencies; mirrors Jungle::tiers(), Jungle::size() and the hole rule
 of Jungle::unrank(). Check the totals against the engine with
 
-    gamesolver count jungle --pieces 4       # column "indices" = non-hole indices
+    gamesolver count jungle --pieces 4       # "classes" = non-hole indices, "indices" =
+                                             # index size, "Vos 2016" = Vos's total
     gamesolver stats jungle --pieces 4       # per tier: positions = indices - holes
 
     bench/jungle_index_sizes.py [--markdown] [max pieces, default 8]
@@ -69,6 +70,18 @@ def row(n):
                 positions=positions)
 
 
+def dash(count, size):
+    return f"{size:,}" if count else "—"
+
+
+def human(nbytes):
+    for unit in ("B", "KB", "MB", "GB", "TB"):
+        if nbytes < 1000 or unit == "TB":
+            return f"{nbytes:.3g} {unit}" if unit != "B" else f"{nbytes:.0f} B"
+        nbytes /= 1000
+    return ""
+
+
 def main():
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     markdown = "--markdown" in sys.argv
@@ -76,16 +89,30 @@ def main():
     assert pairs() == PAIRS, pairs()
     rows = [row(n) for n in range(2, top + 1)]
     if markdown:
-        print("| pieces | materials | symmetric | tiers | P(n) (one side) | indices (ours) | holes |"
-              " Vos per material+side | Vos total | ours / Vos | ours / Vos (symmetric side dropped) |")
+        print("| pieces | materials | colour-symmetric | tiers (sym + asym) | index per symmetric tier |"
+              " index per asymmetric tier | indices (ours) | of which holes | Vos per material and side |"
+              " Vos total | ours / Vos |")
         print("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
         for r in rows:
-            print(f"| {r['n']} | {r['materials']} | {r['symmetric']} | {r['tiers']} | {r['p']:,} |"
-                  f" {r['ours']:,} | {r['holes']:,} | {r['vos_per']:,} | {r['vos']:,} |"
-                  f" {r['ours'] / r['vos']:.4f} | {r['ours'] / r['vos_strict']:.4f} |")
+            asym = (r['materials'] - r['symmetric']) // 2
+            print(f"| {r['n']} | {r['materials']} | {r['symmetric']} | {r['tiers']} ({r['symmetric']} + {asym}) |"
+                  f" {dash(r['symmetric'], r['p'])} | {dash(asym, 2 * r['p'])} | {r['ours']:,} | {r['holes']:,} | {r['vos_per']:,} |"
+                  f" {r['vos']:,} | {r['ours'] / r['vos']:.4f} |")
         tot = {k: sum(r[k] for r in rows) for k in ("ours", "holes", "vos", "vos_strict", "positions")}
-        print(f"| 2..{top} | | | {sum(r['tiers'] for r in rows)} | | {tot['ours']:,} | {tot['holes']:,} |"
-              f" | {tot['vos']:,} | {tot['ours'] / tot['vos']:.4f} | {tot['ours'] / tot['vos_strict']:.4f} |")
+        print(f"| 2..{top} | {sum(r['materials'] for r in rows)} | {sum(r['symmetric'] for r in rows)} |"
+              f" {sum(r['tiers'] for r in rows)} | | | {tot['ours']:,} | {tot['holes']:,} | |"
+              f" {tot['vos']:,} | {tot['ours'] / tot['vos']:.4f} |")
+        print()
+        print("| up to pieces | indices (ours) | classes (non-hole) | Vos total | ours / Vos |"
+              " ours at 1 byte/index | ours at 2 bits/index | Vos at 1 bit/index |")
+        print("|---:|---:|---:|---:|---:|---:|---:|---:|")
+        ours = classes = vos = 0
+        for r in rows:
+            ours += r['ours']
+            classes += r['classes']
+            vos += r['vos']
+            print(f"| {r['n']} | {ours:,} | {classes:,} | {vos:,} | {ours / vos:.4f} |"
+                  f" {human(ours)} | {human(ours / 4)} | {human(vos / 8)} |")
         return
     cumulative = 0
     print(f"{'n':>2} {'mat':>4} {'sym':>4} {'tiers':>5} {'P(n)':>16} {'indices':>18} {'holes':>14}"
