@@ -88,10 +88,10 @@ class GameDriver final : public Driver {
       return 0;
     }
     fmt::print("tier {} index {}\n", game_.tier_name(report.ranked->tier), report.ranked->index);
-    fmt::print("value: {}\n", value_text(report.value));
+    fmt::print("value: {}\n", cli::value_text(report.value, report.depth));
     if (report.moves.empty()) fmt::print("no legal move\n");
     for (const auto& row : report.moves)
-      fmt::print("  {:<8} {:<16} {}\n", row.move, value_text(row.value), row.position);
+      fmt::print("  {:<8} {:<16} {}\n", row.move, cli::value_text(row.value, row.depth), row.position);
     return 0;
   }
 

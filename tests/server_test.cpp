@@ -26,6 +26,7 @@
 #include "db/database.h"
 #include "games/jungle/jungle.h"
 #include "retro/build.h"
+#include "server/api.h"
 #include "server/load_client.h"
 #include "server/serve_command.h"
 #include "server/server.h"
@@ -291,6 +292,33 @@ TEST_F(ServerTest, TerminalPositions) {
   EXPECT_TRUE(body.at("moves").empty());
   EXPECT_TRUE(body.at("best").is_null());
   EXPECT_FALSE(body.contains("tier"));
+}
+
+TEST_F(ServerTest, WinDrawLossDatabasesGiveNoDepth) {
+  // The same databases rewritten with win/draw/loss values only: the same outcomes, and no
+  // depth that would read as "win in 0".
+  TempDir copy;
+  fs::copy(dir_->path() / "data", copy.path() / "data", fs::copy_options::recursive);
+  const test::RunResult r = test::run({GAMESOLVER_BINARY, "compress", "jungle", "--pieces", "2", "--encoding",
+                                       "wdl", "--data", (copy.path() / "data").string(), "--quiet"},
+                                      copy.path());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  server::Api api(copy.path() / "data");
+  int decided = 0;
+  for (const std::string text : {"7/7/7/3d3/7/3D3/7 w", "7/2t4/7/7/7/2D4/7 b", "7/7/2r4/7/7/4E2/7 w"}) {
+    const server::Reply reply = api.position("jungle", text, std::nullopt, std::nullopt);
+    ASSERT_EQ(reply.status, 200) << reply.body;
+    const json full = expected_report(text);
+    EXPECT_EQ(reply.body.at("value").at("outcome"), full.at("value").at("outcome")) << text;
+    EXPECT_FALSE(reply.body.at("value").contains("depth")) << text;
+    for (const json& move : reply.body.at("moves")) {
+      if (!move.at("value").is_null()) {
+        EXPECT_FALSE(move.at("value").contains("depth")) << move;
+      }
+    }
+    decided += full.at("value").at("outcome") != "draw" ? 1 : 0;
+  }
+  EXPECT_GT(decided, 0);
 }
 
 TEST_F(ServerTest, MovesAreApplied) {

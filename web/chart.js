@@ -11,7 +11,7 @@ export function whiteView(side, value) {
   if (!value) return null;
   if (value.outcome === 'draw') return { winner: 'draw', depth: 0 };
   const winner = value.outcome === 'win' ? side : 1 - side;
-  return { winner, depth: value.depth };
+  return { winner, depth: value.depth ?? null };  // null: win/draw/loss databases
 }
 
 export function drawChart(container, entries, sides) {
@@ -22,7 +22,7 @@ export function drawChart(container, entries, sides) {
   const top = 12;
   const bottom = 24;
   const points = entries.map((e) => ({ ply: e.ply, view: whiteView(e.side, e.value) }));
-  const maxDepth = Math.max(2, ...points.filter((p) => p.view).map((p) => p.view.depth));
+  const maxDepth = Math.max(2, ...points.filter((p) => p.view && p.view.depth !== null).map((p) => p.view.depth));
   const maxPly = Math.max(4, ...points.map((p) => p.ply));
   const x = (ply) => left + (ply / maxPly) * (width - left - right);
   const middle = top + (height - top - bottom) / 2;
@@ -30,7 +30,7 @@ export function drawChart(container, entries, sides) {
   const y = (view) => {
     if (view.winner === 'draw') return middle;
     const sign = view.winner === 0 ? -1 : 1;
-    return middle + sign * (view.depth / maxDepth) * half;
+    return middle + sign * ((view.depth ?? maxDepth) / maxDepth) * half;
   };
   const svg = element('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img', 'aria-label': 'value over the game' });
   const axes = element('g', { stroke: '#999', 'stroke-width': 1 }, svg);
@@ -71,7 +71,7 @@ export function drawChart(container, entries, sides) {
     const title = element('title', {}, dot);
     title.textContent = p.view.winner === 'draw'
       ? `ply ${p.ply}: draw`
-      : `ply ${p.ply}: ${sides[p.view.winner]} wins in ${p.view.depth}`;
+      : `ply ${p.ply}: ${sides[p.view.winner]} wins` + (p.view.depth === null ? '' : ` in ${p.view.depth}`);
   }
   container.replaceChildren(svg);
 }

@@ -41,7 +41,8 @@ function positionPath(position, move) {
 export function valueText(value) {
   if (!value) return 'not in the databases';
   if (value.outcome === 'draw') return 'draw';
-  return `${value.outcome} in ${value.depth}`;
+  // Databases of win/draw/loss only give no depth.
+  return value.depth === undefined ? value.outcome : `${value.outcome} in ${value.depth}`;
 }
 
 function outcomeOf(value) {

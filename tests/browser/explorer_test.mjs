@@ -36,7 +36,8 @@ function check(condition, message) {
 
 function valueText(value) {
   if (!value) return 'not in the databases';
-  return value.outcome === 'draw' ? 'draw' : `${value.outcome} in ${value.depth}`;
+  if (value.outcome === 'draw' || value.depth === undefined) return value.outcome;
+  return `${value.outcome} in ${value.depth}`;
 }
 
 function probe(data, position) {
