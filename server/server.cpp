@@ -21,7 +21,9 @@ namespace {
 void send(httplib::Response& response, const Reply& reply) {
   response.status = reply.status;
   response.set_header("Cache-Control", "no-store");
-  response.set_content(reply.body.dump(), "application/json");
+  // Messages may quote what the client sent, which need not be UTF-8.
+  response.set_content(reply.body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
+                       "application/json");
 }
 
 const char* reason(int status) {

@@ -361,6 +361,9 @@ TEST_F(ServerTest, BadPositionsAndMovesAre400) {
 TEST_F(ServerTest, UnknownGamesVariantsAndPathsAre404) {
   EXPECT_NE(get("/api/v1/games/chess", 404).at("error").get<std::string>().find("jungle"), std::string::npos);
   get("/api/v1/games/chess/positions?p=start", 404);
+  get("/api/v1/games/%ff%fe", 404);  // not UTF-8, quoted in the message
+  get(server::position_target("jungle", "start", "\xff"), 404);
+  get(server::position_target("jungle", "\xff\xfe/7/7/7/7/7/7 w", ""), 400);
   get(server::position_target("jungle", "start", "big"), 404);
   get(server::position_target("jungle", "start", "standard,elephant_takes_rat=maybe"), 404);
   get(server::position_target("jungle", "start", "standard,"), 404);
