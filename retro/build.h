@@ -85,7 +85,7 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
         if (const db::TierReader* reader = database.find(game, child)) children += reader->memory_bytes();
       }
       SolveOptions solve = options.solve;
-      solve.level_lists = solve.level_lists &&
+      solve.level_lists = solve.level_lists && TierSolver<G>::lists_fit(game, tier) &&
                           children + TierSolver<G>::working_bytes(game, tier, true) <= options.memory_bytes;
       const std::uint64_t need = children + TierSolver<G>::working_bytes(game, tier, solve.level_lists);
       if (need > options.memory_bytes) {

@@ -22,8 +22,9 @@
 // 3. Cells still undecided are draws.
 //
 // The cells of a level are found in per-thread lists of the indices decided at each
-// depth (fast, 8 bytes per decided position), or, where the memory budget does not
-// allow the lists, by rescanning every cell at every level (no extra memory).
+// depth (fast, 4 bytes per decided position; tiers of up to 2^32 indices), or, where
+// the memory budget or the tier's size does not allow the lists, by rescanning every
+// cell at every level (no extra memory).
 //
 // Successors and predecessors are counted as distinct indices: a position whose two
 // moves reach symmetric positions has one successor index, and that index lists it once
@@ -33,6 +34,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -105,7 +107,11 @@ class TierSolver {
 
   // Memory the solve needs beyond the child tiers' mapped files, at most.
   static std::uint64_t working_bytes(const G& game, Tier tier, bool level_lists) {
-    return game.size(tier) * (sizeof(ValueCode) + (level_lists ? sizeof(Index) : 0));
+    return game.size(tier) * (sizeof(ValueCode) + (level_lists ? sizeof(ListedIndex) : 0));
+  }
+  // Whether level lists can hold the tier's indices.
+  static bool lists_fit(const G& game, Tier tier) {
+    return game.size(tier) <= std::numeric_limits<ListedIndex>::max();
   }
 
   // Solves the tier; returns one value code per index (kHoleCode for holes).
@@ -126,11 +132,11 @@ class TierSolver {
       if (options_.level_lists) {
         // The level's cells, gathered before the threads add to the lists again. An
         // index listed for a win that was lowered since holds another code: skipped.
-        std::vector<Index> current;
+        std::vector<ListedIndex> current;
         for (auto& lists : decided_) {
           if (lists.size() <= level) continue;
           current.insert(current.end(), lists[level].begin(), lists[level].end());
-          std::vector<Index>().swap(lists[level]);
+          std::vector<ListedIndex>().swap(lists[level]);
         }
         parallel_for(
             0, current.size(), options_.threads, kChunk / 16, [&](Index begin, Index end, int thread) {
@@ -164,6 +170,7 @@ class TierSolver {
 
  private:
   static constexpr Index kChunk = 1 << 14;
+  using ListedIndex = std::uint32_t;
   static constexpr Index kBlock = 64;
 
   bool holds_level(Index begin, Index end, ValueCode win, ValueCode loss) const {
@@ -266,7 +273,7 @@ class TierSolver {
     if (!options_.level_lists) return;
     auto& lists = decided_[static_cast<std::size_t>(thread)];
     if (lists.size() <= depth) lists.resize(depth + 1U);
-    lists[depth].push_back(index);
+    lists[depth].push_back(static_cast<ListedIndex>(index));
   }
 
   void propagate(Index index, bool lost, Depth level, int thread) {
@@ -339,7 +346,7 @@ class TierSolver {
   std::vector<ValueCode> cells_;
   std::atomic<Depth> max_depth_{0};
   // Per thread, per depth: the indices decided at that depth and not yet processed.
-  std::vector<std::vector<std::vector<Index>>> decided_;
+  std::vector<std::vector<std::vector<ListedIndex>>> decided_;
 };
 
 }  // namespace gs::retro
