@@ -5,7 +5,7 @@
 # moves from a 4-piece position, requests each once to warm the caches, then sends
 # REQUESTS requests over CONNECTIONS keep-alive connections (bench/serve_load.cpp) and
 # prints the rate and latency percentiles with the machine and the commit, as a section
-# for docs/BENCHMARKS.md.
+# for docs/BENCHMARKS.md. Build from a clean export of a commit for numbers to publish.
 #
 #   bench/serve_bench.sh [BUILD] [PIECES]        (defaults: build 4)
 #   CONNECTIONS=8 REQUESTS=100000 POSITIONS=2000 THREADS=16 bench/serve_bench.sh build 4
@@ -34,16 +34,27 @@ for _ in $(seq 100); do
 done
 [ -n "$port" ] || { cat "$log"; echo "serve_bench: the server did not start" >&2; exit 1; }
 
+load=$(cut -d' ' -f1-3 /proc/loadavg)
 result=$("$build/serve_load" --port "$port" --seed "$seed" --positions "$positions" \
   --connections "$connections" --requests "$requests" --seconds 300)
+# The commit the binary was built from: its source tree's, or the .commit file of an
+# exported tree (git archive), marked when the tree has uncommitted changes.
+source_dir=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")
+if commit=$(git -C "$source_dir" rev-parse --short HEAD 2>/dev/null); then
+  [ -z "$(git -C "$source_dir" status --porcelain --untracked-files=no)" ] || commit="$commit with uncommitted changes"
+elif [ -f "$source_dir/.commit" ]; then
+  commit="$(cat "$source_dir/.commit") (exported tree)"
+else
+  commit="unknown"
+fi
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 memory=$(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)
 cat <<REPORT
 ## Explorer server: position requests on loopback (bench/serve_bench.sh)
 
 - command: \`bench/serve_bench.sh $build $pieces\` (CONNECTIONS=$connections REQUESTS=$requests POSITIONS=$positions THREADS=$threads)
-- machine: $(nproc) cores, $memory, $cpu; client and server share the cores
-- date: $(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD)
+- machine: $(nproc) cores, $memory, $cpu; client and server share the cores; load average before the run $load
+- date: $(date -u +%Y-%m-%d), commit $commit
 - data: Jungle Checkers up to $pieces pieces; positions gathered from \`$seed\`; one warm-up pass
 
 $result
