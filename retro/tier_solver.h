@@ -71,7 +71,7 @@ struct Summary {
     return static_cast<ValueCode>(kCounting | summary << 6 | count);
   }
   static ValueCode count(ValueCode cell) { return cell & kCountMask; }
-  static ValueCode summary(ValueCode cell) { return (cell & ~kCounting) >> 6; }
+  static ValueCode summary(ValueCode cell) { return static_cast<ValueCode>((cell & ~kCounting) >> 6); }
   static std::optional<Value> best(ValueCode summary) {
     if (summary == kNone) return std::nullopt;
     if (summary == kDraw) return Value::draw();
