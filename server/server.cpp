@@ -14,6 +14,15 @@
 #include "server/api.h"
 #include "server/static_files.h"
 
+// ThreadSanitizer builds: Debian's cpp-httplib is a shared library built without
+// -fsanitize=thread, so the sanitizer sees its memory accesses (through memcmp, new) but
+// not all of its synchronisation, and reports races between its worker threads inside the
+// library. Races with a frame in the library are not reported; races in our own code
+// still are.
+#if defined(__SANITIZE_THREAD__)
+extern "C" const char* __tsan_default_suppressions() { return "race:libcpp-httplib.so\n"; }
+#endif
+
 namespace gs::server {
 
 namespace {
