@@ -14,6 +14,21 @@ BlockCache::BlockCache(std::uint64_t budget_bytes, unsigned shards) : budget_(bu
   shards_ = std::make_unique<Shard[]>(shard_count_);
 }
 
+BlockCache::~BlockCache() { clear(); }
+
+void BlockCache::evict_last(Shard& shard) {
+  Entry* entry = shard.last;
+  shard.unlink(entry);
+  shard.bytes -= entry->image.capacity() + kEntryOverhead;
+  if (entry->slot != nullptr) {
+    *entry->slot = nullptr;
+  } else {
+    shard.map.erase(entry->key);
+  }
+  ++shard.evictions;
+  delete entry;
+}
+
 CacheStats BlockCache::stats() const {
   CacheStats total;
   total.budget = budget_;
@@ -24,7 +39,7 @@ CacheStats BlockCache::stats() const {
     total.misses += shard.misses;
     total.evictions += shard.evictions;
     total.uncached += shard.uncached;
-    total.blocks += shard.map.size();
+    total.blocks += shard.entries;
     total.bytes += shard.bytes;
   }
   return total;
@@ -34,9 +49,10 @@ void BlockCache::clear() {
   for (std::uint64_t s = 0; s < shard_count_; ++s) {
     Shard& shard = shards_[s];
     const std::lock_guard lock(shard.mutex);
-    shard.map.clear();
-    shard.lru.clear();
-    shard.bytes = 0;
+    while (shard.last != nullptr) {
+      evict_last(shard);
+      --shard.evictions;  // emptied, not evicted
+    }
   }
 }
 

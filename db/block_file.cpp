@@ -238,7 +238,7 @@ class BlockTier final : public TierReader {
 
 // Images of this many bytes at most are compressed whole to choose a codec; above it,
 // an evenly spread sample of blocks decides.
-constexpr std::uint64_t kChoiceSampleBytes = 4 << 20;
+constexpr std::uint64_t kChoiceSampleBytes = 1 << 20;
 
 }  // namespace
 
@@ -309,8 +309,13 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
   std::uint64_t total_image = 0;
   for (const auto& image : images) total_image += image.size();
   const std::uint64_t step = std::max<std::uint64_t>(1, total_image / kChoiceSampleBytes);
+  const std::vector<std::span<const std::uint8_t>> all(images.begin(), images.end());
   std::vector<std::span<const std::uint8_t>> sample;
-  for (std::uint64_t b = 0; b < blocks; b += step) sample.emplace_back(images[b]);
+  std::uint64_t sample_image = 0;
+  for (std::uint64_t b = 0; b < blocks; b += step) {
+    sample.emplace_back(images[b]);
+    sample_image += images[b].size();
+  }
   struct Candidate {
     Codec codec;
     bool dictionary;
@@ -339,17 +344,23 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
   std::unique_ptr<BlockCodec> chosen;
   std::uint64_t chosen_bytes = std::numeric_limits<std::uint64_t>::max();
   for (const Candidate& candidate : candidates) {
-    auto codec = fit_codec(candidate.codec, bits, sample, candidate.dictionary, options.zstd_level);
+    // A dictionary learns from the whole tier (the trainer takes an evenly spread part).
+    auto codec = fit_codec(candidate.codec, bits, candidate.dictionary ? all : sample, candidate.dictionary,
+                           options.zstd_level);
     if (candidate.dictionary && codec->table().empty() && candidates.size() > 1)
       continue;  // too little to train on
-    std::uint64_t bytes = codec->table().size();
-    for (const auto& block : compress_blocks(*codec, sample)) bytes += block.size();
+    // The blocks' size, scaled from the sample to the whole tier, plus the table.
+    std::uint64_t sample_bytes = 0;
+    for (const auto& block : compress_blocks(*codec, sample)) sample_bytes += block.size();
+    const std::uint64_t bytes =
+        codec->table().size() +
+        static_cast<std::uint64_t>(static_cast<double>(sample_bytes) * static_cast<double>(total_image) /
+                                   static_cast<double>(std::max<std::uint64_t>(sample_image, 1)));
     if (bytes < chosen_bytes) {
       chosen = std::move(codec);
       chosen_bytes = bytes;
     }
   }
-  std::vector<std::span<const std::uint8_t>> all(images.begin(), images.end());
   const std::vector<std::vector<std::uint8_t>> compressed = compress_blocks(*chosen, all);
   // Every block must decompress to its image before the file may replace anything.
   parallel_for(0, blocks, threads, 16, [&](std::uint64_t begin, std::uint64_t end, int) {

@@ -28,7 +28,8 @@ Prober::Prober(Location location, ProberOptions options)
   tables_.push_back(std::move(table));
 }
 
-Prober::~Prober() = default;
+// The block cache writes to the slots of open files when it lets blocks go: first.
+Prober::~Prober() { blocks_.clear(); }
 
 void Prober::insert(TierTable& table, const Open* open) {
   const Tier tier = open->reader->header().tier;
@@ -53,6 +54,7 @@ const Prober::Open* Prober::open_tier_file(Tier tier, const std::string& name, s
   open->bits = header.image_bits;
   open->shift =
       open->reader->has_blocks() ? static_cast<unsigned>(std::countr_zero(header.block_positions)) : 0;
+  open->slots = std::make_unique<void*[]>(open->reader->has_blocks() ? header.blocks : 0);
   TierTable* table = tables_.back().get();
   if (2 * (opened_.size() + 1) > table->mask + 1) {
     // A table twice the size, filled before it is published; the old one stays valid.

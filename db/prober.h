@@ -104,6 +104,8 @@ class Prober {
     unsigned shift = 0;        // log2 of positions per block
     unsigned bits = 0;         // per position in a block image
     std::uint64_t positions = 0;
+    // Per block, the block cache's entry while it holds the block (BlockCache::with).
+    std::unique_ptr<void*[]> slots;
   };
   // Open-addressing table Tier -> Open, read without locks; replaced by a larger copy
   // when it fills (old copies are kept until the Prober dies, readers may hold them).
@@ -140,7 +142,7 @@ class Prober {
     }
     const std::uint64_t block = index >> open.shift;
     const ValueCode code = blocks_.with(
-        open.number << 40 | block,
+        open.number << 40 | block, &open.slots[block],
         [&](std::vector<std::uint8_t>& image) { open.reader->read_block(block, image); },
         [&](const std::uint8_t* image) {
           return image_symbol(image, open.bits, index & ((std::uint64_t{1} << open.shift) - 1));
