@@ -100,8 +100,11 @@ class GameDriver final : public Driver {
     db::Database database(location(options));
     std::uint64_t positions = 0;
     const auto start = std::chrono::steady_clock::now();
-    for (const Tier tier : retro::tiers_in_order(game_, pieces)) {
+    const std::vector<Tier> order = retro::tiers_in_order(game_, pieces);
+    std::map<Tier, std::vector<Tier>> released = retro::released_after(game_, order);
+    for (const Tier tier : order) {
       const auto bad = retro::verify_tier(game_, database, tier, threads(options), options.quiet);
+      for (const Tier done : released[tier]) database.forget(done);  // their decompressed blocks
       if (bad) {
         fmt::print(stderr,
                    "gamesolver: error: verify: tier {} index {} is inconsistent: position {} stores {}, its "

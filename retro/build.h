@@ -56,16 +56,26 @@ std::vector<Tier> tiers_in_order(const G& game, int limit) {
   return order;
 }
 
+// For each tier of an order, the tiers that no tier after it reads (itself included when
+// nothing later reads it): after it, their readers and decompressed blocks can go.
+template <Game G>
+std::map<Tier, std::vector<Tier>> released_after(const G& game, const std::vector<Tier>& order) {
+  std::map<Tier, Tier> last_reader;
+  for (const Tier tier : order) {
+    last_reader[tier] = tier;
+    for (const Tier child : game.children(tier)) last_reader[child] = tier;
+  }
+  std::map<Tier, std::vector<Tier>> released;
+  for (const auto& [tier, last] : last_reader) released[last].push_back(tier);
+  return released;
+}
+
 template <Game G>
 std::vector<TierReport> build(const G& game, db::Database& database, int limit, const BuildOptions& options,
                               const std::function<void(const TierReport&)>& on_tier = {}) {
   std::vector<TierReport> reports;
   const std::vector<Tier> order = tiers_in_order(game, limit);
-  // The last tier that reads each tier: after it, the tier's decompressed blocks go.
-  std::map<Tier, Tier> last_reader;
-  for (const Tier tier : order) {
-    for (const Tier child : game.children(tier)) last_reader[child] = tier;
-  }
+  std::map<Tier, std::vector<Tier>> released = released_after(game, order);
   for (const Tier tier : order) {
     TierReport report;
     report.tier = tier;
@@ -110,12 +120,10 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
         write.threads = solve.threads;
         report.header = db::write_tier(path, header, codes, write);
       }
-      for (const Tier child : game.children(tier)) {
-        if (last_reader[child] == tier) database.forget(child);
-      }
       report.built = true;
       report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     }
+    for (const Tier done : released[tier]) database.forget(done);
     if (on_tier) on_tier(report);
     reports.push_back(report);
   }
