@@ -388,7 +388,7 @@ class GameDriver final : public Driver {
         return 0;
       }
       const std::optional<Value> value = db::probe(game_, database, pos);
-      fmt::print("value: {}\n", value_text(value));
+      fmt::print("value: {}\n", cli::value_text(value, depth_known(game_, database, pos)));
       MoveList<G> moves;
       game_.moves(pos, moves);
       if (moves.empty()) {
