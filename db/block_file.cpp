@@ -36,22 +36,7 @@ std::uint64_t block_checksum(const std::uint8_t* data, std::size_t size, std::ui
 
 std::array<std::uint8_t, kHeaderSize> encode_v2(const TierHeader& h) {
   std::array<std::uint8_t, kHeaderSize> bytes{};
-  std::memcpy(bytes.data(), io::kMagic.data(), io::kMagic.size());
-  bytes[8] = kFormatVersion;
-  bytes[12] = static_cast<std::uint8_t>(kHeaderSize & 0xFF);
-  bytes[13] = static_cast<std::uint8_t>(kHeaderSize >> 8);
-  put_text(bytes.data() + 16, 16, h.game, "game");
-  put_text(bytes.data() + 32, 32, h.variant, "variant");
-  put_text(bytes.data() + 64, 64, h.rules, "rules");
-  put_u64(bytes.data() + 128, h.tier);
-  put_text(bytes.data() + 136, 24, h.tier_name, "tier name");
-  put_u64(bytes.data() + 160, h.positions);
-  put_u64(bytes.data() + 168, h.wins);
-  put_u64(bytes.data() + 176, h.draws);
-  put_u64(bytes.data() + 184, h.losses);
-  put_u64(bytes.data() + 192, h.holes);
-  io::put_u16(bytes.data() + 200, h.longest_win);
-  io::put_u16(bytes.data() + 202, h.longest_loss);
+  io::encode_common_header(h, kFormatVersion, bytes.data());
   bytes[204] = static_cast<std::uint8_t>(h.encoding);
   bytes[205] = h.image_bits;
   bytes[206] = static_cast<std::uint8_t>(h.codec);
@@ -61,27 +46,13 @@ std::array<std::uint8_t, kHeaderSize> encode_v2(const TierHeader& h) {
   put_u64(bytes.data() + 224, h.table_bytes);
   put_u64(bytes.data() + 232, h.index_checksum);
   put_u64(bytes.data() + 240, h.values_checksum);
-  put_u64(bytes.data() + 248, XXH3_64bits(bytes.data(), 248));
+  io::seal_header(bytes.data());
   return bytes;
 }
 
 TierHeader decode_v2(const std::uint8_t* bytes, const std::string& file) {
-  if (get_u64(bytes + 248) != XXH3_64bits(bytes, 248))
-    fail("{}: header checksum mismatch (corrupt file)", file);
-  TierHeader h;
+  TierHeader h = io::decode_common_header(bytes, file);
   h.version = kFormatVersion;
-  h.game = get_text(bytes + 16, 16);
-  h.variant = get_text(bytes + 32, 32);
-  h.rules = get_text(bytes + 64, 64);
-  h.tier = get_u64(bytes + 128);
-  h.tier_name = get_text(bytes + 136, 24);
-  h.positions = get_u64(bytes + 160);
-  h.wins = get_u64(bytes + 168);
-  h.draws = get_u64(bytes + 176);
-  h.losses = get_u64(bytes + 184);
-  h.holes = get_u64(bytes + 192);
-  h.longest_win = io::get_u16(bytes + 200);
-  h.longest_loss = io::get_u16(bytes + 202);
   h.image_bits = bytes[205];
   h.holes_filled = (bytes[207] & kHolesFilled) != 0;
   h.block_positions = get_u64(bytes + 208);

@@ -41,6 +41,13 @@ inline std::string get_text(const std::uint8_t* at, std::size_t size) {
   return {begin, strnlen(begin, size)};
 }
 
+// The header fields both versions share (bytes 0..203: magic, version, header size,
+// names, tier, counts, longest win and loss) and the header checksum (bytes 248..255).
+void encode_common_header(const TierHeader& header, std::uint32_t version, std::uint8_t* bytes);
+void seal_header(std::uint8_t* bytes);
+// Checks the header checksum and reads the shared fields; throws gs::Error naming file.
+TierHeader decode_common_header(const std::uint8_t* bytes, const std::string& file);
+
 // A whole file mapped read-only; throws gs::Error naming the file if it cannot be.
 class MappedFile {
  public:

@@ -96,6 +96,46 @@ void write_atomically(const std::filesystem::path& path,
   }
 }
 
+void encode_common_header(const TierHeader& h, std::uint32_t version, std::uint8_t* bytes) {
+  std::memcpy(bytes, kMagic.data(), kMagic.size());
+  bytes[8] = static_cast<std::uint8_t>(version);
+  bytes[12] = static_cast<std::uint8_t>(kHeaderSize & 0xFF);
+  bytes[13] = static_cast<std::uint8_t>(kHeaderSize >> 8);
+  put_text(bytes + 16, 16, h.game, "game");
+  put_text(bytes + 32, 32, h.variant, "variant");
+  put_text(bytes + 64, 64, h.rules, "rules");
+  put_u64(bytes + 128, h.tier);
+  put_text(bytes + 136, 24, h.tier_name, "tier name");
+  put_u64(bytes + 160, h.positions);
+  put_u64(bytes + 168, h.wins);
+  put_u64(bytes + 176, h.draws);
+  put_u64(bytes + 184, h.losses);
+  put_u64(bytes + 192, h.holes);
+  put_u16(bytes + 200, h.longest_win);
+  put_u16(bytes + 202, h.longest_loss);
+}
+
+void seal_header(std::uint8_t* bytes) { put_u64(bytes + 248, XXH3_64bits(bytes, 248)); }
+
+TierHeader decode_common_header(const std::uint8_t* bytes, const std::string& file) {
+  if (get_u64(bytes + 248) != XXH3_64bits(bytes, 248))
+    fail("{}: header checksum mismatch (corrupt file)", file);
+  TierHeader h;
+  h.game = get_text(bytes + 16, 16);
+  h.variant = get_text(bytes + 32, 32);
+  h.rules = get_text(bytes + 64, 64);
+  h.tier = get_u64(bytes + 128);
+  h.tier_name = get_text(bytes + 136, 24);
+  h.positions = get_u64(bytes + 160);
+  h.wins = get_u64(bytes + 168);
+  h.draws = get_u64(bytes + 176);
+  h.losses = get_u64(bytes + 184);
+  h.holes = get_u64(bytes + 192);
+  h.longest_win = get_u16(bytes + 200);
+  h.longest_loss = get_u16(bytes + 202);
+  return h;
+}
+
 }  // namespace io
 
 namespace {
@@ -108,45 +148,16 @@ using io::put_u64;
 
 std::array<std::uint8_t, kHeaderSize> encode_v1(const TierHeader& h) {
   std::array<std::uint8_t, kHeaderSize> bytes{};
-  std::memcpy(bytes.data(), kMagic.data(), kMagic.size());
-  bytes[8] = kFormatVersion1;
-  bytes[12] = static_cast<std::uint8_t>(kHeaderSize & 0xFF);
-  bytes[13] = static_cast<std::uint8_t>(kHeaderSize >> 8);
-  put_text(bytes.data() + 16, 16, h.game, "game");
-  put_text(bytes.data() + 32, 32, h.variant, "variant");
-  put_text(bytes.data() + 64, 64, h.rules, "rules");
-  put_u64(bytes.data() + 128, h.tier);
-  put_text(bytes.data() + 136, 24, h.tier_name, "tier name");
-  put_u64(bytes.data() + 160, h.positions);
-  put_u64(bytes.data() + 168, h.wins);
-  put_u64(bytes.data() + 176, h.draws);
-  put_u64(bytes.data() + 184, h.losses);
-  put_u64(bytes.data() + 192, h.holes);
-  io::put_u16(bytes.data() + 200, h.longest_win);
-  io::put_u16(bytes.data() + 202, h.longest_loss);
+  io::encode_common_header(h, kFormatVersion1, bytes.data());
   bytes[204] = h.value_bytes;
   put_u64(bytes.data() + 208, h.values_checksum);
-  put_u64(bytes.data() + 248, XXH3_64bits(bytes.data(), 248));
+  io::seal_header(bytes.data());
   return bytes;
 }
 
 TierHeader decode_v1(const std::uint8_t* bytes, const std::string& file) {
-  if (get_u64(bytes + 248) != XXH3_64bits(bytes, 248))
-    fail("{}: header checksum mismatch (corrupt file)", file);
-  TierHeader h;
+  TierHeader h = io::decode_common_header(bytes, file);
   h.version = kFormatVersion1;
-  h.game = get_text(bytes + 16, 16);
-  h.variant = get_text(bytes + 32, 32);
-  h.rules = get_text(bytes + 64, 64);
-  h.tier = get_u64(bytes + 128);
-  h.tier_name = get_text(bytes + 136, 24);
-  h.positions = get_u64(bytes + 160);
-  h.wins = get_u64(bytes + 168);
-  h.draws = get_u64(bytes + 176);
-  h.losses = get_u64(bytes + 184);
-  h.holes = get_u64(bytes + 192);
-  h.longest_win = io::get_u16(bytes + 200);
-  h.longest_loss = io::get_u16(bytes + 202);
   h.value_bytes = bytes[204];
   h.values_checksum = get_u64(bytes + 208);
   h.image_bits = static_cast<std::uint8_t>(8 * h.value_bytes);
