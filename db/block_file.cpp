@@ -19,9 +19,7 @@ namespace gs::db {
 
 namespace {
 
-using io::get_text;
 using io::get_u64;
-using io::put_text;
 using io::put_u64;
 
 constexpr std::uint8_t kHolesFilled = 1;

@@ -140,10 +140,8 @@ TierHeader decode_common_header(const std::uint8_t* bytes, const std::string& fi
 
 namespace {
 
-using io::get_text;
 using io::get_u64;
 using io::kMagic;
-using io::put_text;
 using io::put_u64;
 
 std::array<std::uint8_t, kHeaderSize> encode_v1(const TierHeader& h) {
