@@ -45,6 +45,7 @@ class Driver {
  public:
   virtual ~Driver() = default;
   virtual int build(const CommonOptions& options, int pieces) = 0;
+  virtual int extended(const CommonOptions& options, int max_in_hand) = 0;
   virtual int probe(const CommonOptions& options, const std::string& position) = 0;
   virtual int verify(const CommonOptions& options, int pieces) = 0;
   virtual int compress(const CommonOptions& options, int pieces) = 0;

@@ -40,6 +40,66 @@ class GameDriver final : public Driver {
   explicit GameDriver(G game) : game_(std::move(game)) {}
 
   int build(const CommonOptions& options, int pieces) override {
+    run_build(options, pieces, stdout);
+    return 0;
+  }
+
+  // The extended solution of a mill game: the value of every empty-board start with
+  // 3..max_in_hand stones to place per side, White to move, after building what it needs.
+  int extended(const CommonOptions& options, int max_in_hand) override {
+    if constexpr (requires(const G& game) { game.start(3, 3); }) {
+      // The build's report goes to stderr when stdout carries JSON.
+      run_build(options, max_in_hand, options.json ? stderr : stdout);
+      db::Database database(location(options));
+      nlohmann::json table = nlohmann::json::array();
+      std::string text = fmt::format(
+          "extended solution of {} {}{}: empty board, White to move; rows: White's stones to place, "
+          "columns: Black's; values for White, depths in plies\n{:>6}",
+          G::kName, game_.variant(), game_.rule_text().empty() ? "" : " (" + game_.rule_text() + ")", "");
+      for (int black = 3; black <= max_in_hand; ++black) text += fmt::format("{:>12}", black);
+      text += "\n";
+      for (int white = 3; white <= max_in_hand; ++white) {
+        text += fmt::format("{:>6}", white);
+        for (int black = 3; black <= max_in_hand; ++black) {
+          const Position start = game_.start(white, black);
+          const std::optional<Value> value = db::probe(game_, database, start);
+          if (!value) fail("no database holds the start {}", game_.position_text(start));
+          table.push_back(
+              {{"white", white},
+               {"black", black},
+               {"position", game_.position_text(start)},
+               {"value", outcome_name(*value)},
+               {"depth", value->is_draw() ? nlohmann::json(nullptr) : nlohmann::json(value->depth())}});
+          text += fmt::format("{:>12}", value->to_string());
+        }
+        text += "\n";
+      }
+      if (options.json) {
+        const nlohmann::json out = {{"game", std::string(G::kName)},
+                                    {"variant", game_.variant()},
+                                    {"rules", game_.rule_text()},
+                                    {"max_in_hand", max_in_hand},
+                                    {"starts", table}};
+        fmt::print("{}\n", out.dump(2));
+      } else {
+        fmt::print("{}", text);
+      }
+      return 0;
+    } else {
+      (void)options;
+      (void)max_in_hand;
+      fail("{} has no extended solutions: they are defined for the mill games (morris)", G::kName);
+    }
+  }
+
+ private:
+  static std::string outcome_name(const Value& value) {
+    if (value.is_win()) return "win";
+    if (value.is_loss()) return "loss";
+    return "draw";
+  }
+
+  void run_build(const CommonOptions& options, int pieces, std::FILE* out) {
     db::Database database(location(options));
     retro::BuildOptions build_options;
     build_options.solve.threads = threads(options);
@@ -53,26 +113,27 @@ class GameDriver final : public Driver {
       if (report.built) {
         ++built;
         built_positions += report.header.positions;
-        fmt::print("{:<12} {:>12} indices  built in {:.2f}s  ({:.2f}M indices/s)\n", report.name,
+        fmt::print(out, "{:<12} {:>12} indices  built in {:.2f}s  ({:.2f}M indices/s)\n", report.name,
                    report.header.positions, report.seconds,
                    static_cast<double>(report.header.positions) / std::max(report.seconds, 1e-9) / 1e6);
       } else {
         ++skipped;
         if (!options.quiet)
-          fmt::print("{:<12} {:>12} indices  already built\n", report.name, report.header.positions);
+          fmt::print(out, "{:<12} {:>12} indices  already built\n", report.name, report.header.positions);
       }
-      std::fflush(stdout);
+      std::fflush(out);
     });
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    fmt::print(
-        "built {} tiers ({} indices) in {:.2f}s, {:.2f}M indices/s on {} threads; {} tiers were "
-        "already complete; peak RSS {:.1f} MiB; databases in {}\n",
-        built, built_positions, seconds, static_cast<double>(built_positions) / std::max(seconds, 1e-9) / 1e6,
-        threads(options), skipped, static_cast<double>(peak_rss_bytes()) / (1 << 20),
-        database.location().directory().string());
-    return 0;
+    fmt::print(out,
+               "built {} tiers ({} indices) in {:.2f}s, {:.2f}M indices/s on {} threads; {} tiers were "
+               "already complete; peak RSS {:.1f} MiB; databases in {}\n",
+               built, built_positions, seconds,
+               static_cast<double>(built_positions) / std::max(seconds, 1e-9) / 1e6, threads(options),
+               skipped, static_cast<double>(peak_rss_bytes()) / (1 << 20),
+               database.location().directory().string());
   }
 
+ public:
   int probe(const CommonOptions& options, const std::string& text) override {
     db::Database database(location(options));
     const Position pos = game_.parse_position(text);
@@ -82,7 +143,7 @@ class GameDriver final : public Driver {
       return 0;
     }
     fmt::print("{}\n", game_.position_text(pos));
-    if constexpr (requires { G::board_text(pos); }) fmt::print("{}", G::board_text(pos));
+    if constexpr (requires { game_.board_text(pos); }) fmt::print("{}", game_.board_text(pos));
     if (game_.terminal(pos)) {
       fmt::print("value: {} (the game is over)\n", report.value->to_string());
       return 0;
@@ -461,8 +522,8 @@ class GameDriver final : public Driver {
     return value ? value->to_string() : "not in the databases";
   }
   std::string board(const Position& pos) const {
-    if constexpr (requires { G::board_text(pos); }) {
-      return G::board_text(pos);
+    if constexpr (requires { game_.board_text(pos); }) {
+      return game_.board_text(pos);
     } else {
       return game_.position_text(pos) + "\n";
     }

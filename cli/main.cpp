@@ -24,6 +24,7 @@ struct Command {
   std::vector<std::string> rules;
   CommonOptions common;
   int pieces = 4;
+  int max_in_hand = 3;
   std::string position;
   std::optional<std::string> from;
   std::string human = "auto";
@@ -47,7 +48,8 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
   sub->add_option("--rule", command.rules, "a rule option key=value (repeatable)");
   sub->add_flag("--quiet", command.common.quiet, "no progress on stderr");
   if (with_pieces) {
-    sub->add_option("--pieces", command.pieces, "tiers with up to this many pieces")
+    sub->add_option("--pieces", command.pieces,
+                    "tiers with up to this many pieces (mill games: stones a side, on the board and in hand)")
         ->capture_default_str()
         ->check(CLI::Range(2, 64));
   }
@@ -71,6 +73,22 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(1e-5, 1e6));
   build->callback([&] { run = [&](gs::cli::Driver& d) { return d.build(command.common, command.pieces); }; });
+
+  CLI::App* extended = add_command(
+      app, "extended",
+      "mill games: build what the empty-board starts need and print their values (stones to place 3..K)",
+      command, false);
+  extended->add_option("--max-in-hand", command.max_in_hand, "the most stones to place for either side (K)")
+      ->required()
+      ->check(CLI::Range(3, 12));
+  extended->add_option("--threads", command.common.threads, "threads (default: every core)")
+      ->check(CLI::Range(1, 1024));
+  extended->add_option("--memory", command.common.memory_gib, "working-memory budget in GiB")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-5, 1e6));
+  extended->add_flag("--json", command.common.json, "JSON output (the build's report goes to stderr)");
+  extended->callback(
+      [&] { run = [&](gs::cli::Driver& d) { return d.extended(command.common, command.max_in_hand); }; });
 
   CLI::App* probe = add_command(app, "probe", "the value of a position and of every move", command, false);
   probe->add_option("position", command.position, "position text, or 'start'")->required();

@@ -3,12 +3,14 @@
 #include "cli/game_driver.h"
 #include "core/error.h"
 #include "games/jungle/jungle.h"
+#include "games/morris/morris.h"
 
 namespace gs::cli {
 
 const std::vector<GameEntry>& registered_games() {
   static const std::vector<GameEntry> games = {
       entry<jungle::Jungle>("Jungle Checkers (games/jungle.md)"),
+      entry<morris::Morris>("mill games: Nine Men's Morris, Lasker, Morabaraba, Five/Six/Seven (games/morris.md)"),
   };
   return games;
 }

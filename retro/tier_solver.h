@@ -5,7 +5,7 @@
 //
 //   code < kCodeLimit          a value (core/value.h); a win may still be lowered
 //                              while its depth is above the level being processed
-//   kCounting | o << 6 | n     not yet decided; n (< 64) distinct in-tier successors
+//   kCounting | o << 7 | n     not yet decided; n (< 128) distinct in-tier successors
 //                              unknown; o summarizes the best value of the moves out
 //                              of the tier (see Summary), kept so that deciding the
 //                              position needs no second look at its moves
@@ -50,13 +50,15 @@ namespace gs::retro {
 inline constexpr ValueCode kCounting = kCodeLimit;
 
 // The best value of a position's moves out of its tier while the position is
-// undecided: no such move, a draw, or a loss in up to 508 plies; anything else (a
-// deeper loss, 64 or more in-tier successors) is recomputed when needed.
+// undecided: no such move, a draw, or a loss in up to 252 plies; anything else (a
+// deeper loss) is recomputed when needed. A position may have up to 127 in-tier
+// successors (a flying mill player has 4 x 20).
 struct Summary {
   static constexpr ValueCode kNone = 0;
   static constexpr ValueCode kDraw = 1;
-  static constexpr ValueCode kRecompute = 511;
-  static constexpr ValueCode kCountMask = 63;
+  static constexpr ValueCode kRecompute = 255;
+  static constexpr ValueCode kCountMask = 127;
+  static constexpr int kShift = 7;
 
   static ValueCode encode(const std::optional<Value>& best, std::size_t count) {
     ValueCode summary = kRecompute;
@@ -68,10 +70,10 @@ struct Summary {
       summary = static_cast<ValueCode>(best->depth() + 2);
     }
     if (count > kCountMask) fail("a position has {} successors in its tier, more than {}", count, kCountMask);
-    return static_cast<ValueCode>(kCounting | summary << 6 | count);
+    return static_cast<ValueCode>(kCounting | summary << kShift | count);
   }
   static ValueCode count(ValueCode cell) { return cell & kCountMask; }
-  static ValueCode summary(ValueCode cell) { return static_cast<ValueCode>((cell & ~kCounting) >> 6); }
+  static ValueCode summary(ValueCode cell) { return static_cast<ValueCode>((cell & ~kCounting) >> kShift); }
   static std::optional<Value> best(ValueCode summary) {
     if (summary == kNone) return std::nullopt;
     if (summary == kDraw) return Value::draw();

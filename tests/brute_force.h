@@ -69,7 +69,7 @@ BruteForceResult brute_force(const G& game, const std::vector<Tier>& tiers, int 
   }
 
   std::vector<ValueCode> value(total, kUnknown);
-  std::vector<std::uint8_t> degree(total, 0);
+  std::vector<std::uint16_t> degree(total, 0);
   std::vector<std::uint64_t> first(total + 1, 0);
   std::vector<Edge> edges;
   std::string error;
@@ -102,7 +102,7 @@ BruteForceResult brute_force(const G& game, const std::vector<Tier>& tiers, int 
             continue;
           }
           if (pass == 1) {
-            degree[id] = static_cast<std::uint8_t>(moves.size());
+            degree[id] = static_cast<std::uint16_t>(moves.size());
             continue;
           }
           std::uint64_t at = first[id];

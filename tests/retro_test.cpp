@@ -24,6 +24,7 @@
 #include "retro/tier_solver.h"
 #include "retro/verify.h"
 #include "tests/brute_force.h"
+#include "tests/retro_util.h"
 #include "tests/test_util.h"
 
 namespace gs {
@@ -34,17 +35,10 @@ using test::Failures;
 using test::TempDir;
 namespace fs = std::filesystem;
 
-retro::BuildOptions build_options(int threads) {
-  retro::BuildOptions options;
-  options.solve.threads = threads;
-  options.solve.quiet = true;
-  return options;
-}
-
-std::vector<retro::TierReport> build(const Jungle& game, const fs::path& data, int limit, int threads) {
-  db::Database database(db::Location::of(game, data));
-  return retro::build(game, database, limit, build_options(threads));
-}
+using test::build;
+using test::build_options;
+using test::differences;
+using test::expect_database_equals;
 
 // Solves the given tiers (whose children must be built already) and writes their files,
 // as retro::build does for all tiers.
@@ -61,45 +55,6 @@ void solve_tiers(const Jungle& game, const fs::path& data, const std::vector<Tie
     header.tier_name = game.tier_name(tier);
     db::write_tier(database.location().file(header.tier_name), header, codes);
   }
-}
-
-// Every index of every tier the brute force solved holds the same value code in the
-// databases (holes included).
-void expect_database_equals(const Jungle& game, const fs::path& data, const test::BruteForceResult& brute) {
-  db::Database database(db::Location::of(game, data));
-  Failures failures;
-  std::uint64_t compared = 0;
-  for (const auto& [tier, codes] : brute.codes) {
-    const db::TierReader* reader = database.find(game, tier);
-    ASSERT_NE(reader, nullptr) << game.tier_name(tier) << " is not built";
-    ASSERT_EQ(reader->header().positions, codes.size());
-    for (Index i = 0; i < codes.size(); ++i) {
-      ++compared;
-      // Holes are don't-care in files that fill them (the game tells a hole, not the file).
-      if (codes[i] == kHoleCode && reader->header().holes_filled) continue;
-      const ValueCode stored = reader->code(i);
-      if (stored == codes[i]) continue;
-      const auto pos = game.unrank(tier, i);
-      auto text = [](ValueCode code) {
-        return code == kHoleCode ? std::string("hole") : Value::from_code(code).to_string();
-      };
-      failures.add(game.tier_name(tier) + " index " + std::to_string(i) + " " +
-                   (pos ? game.position_text(*pos) : "(hole)") + ": database " + text(stored) +
-                   ", brute force " + text(codes[i]));
-    }
-  }
-  EXPECT_GT(compared, 0U);
-  GS_EXPECT_NO_FAILURES(failures);
-}
-
-// How many indices differ between two solutions of the same tiers.
-std::uint64_t differences(const test::BruteForceResult& a, const test::BruteForceResult& b) {
-  std::uint64_t count = 0;
-  for (const auto& [tier, codes] : a.codes) {
-    const auto& other = b.codes.at(tier);
-    for (std::size_t i = 0; i < codes.size(); ++i) count += codes[i] != other[i] ? 1 : 0;
-  }
-  return count;
 }
 
 // Rewrites a tier file with the value at one index replaced, with correct checksums, so

@@ -1,0 +1,125 @@
+#pragma once
+// The boards of the mill games (games/morris.md) as data: points, the lines drawn
+// between them, the mills, and the symmetry group computed from them.
+//
+// A board is given as its point names and its lines: a line is a sequence of points,
+// consecutive points are adjacent, and every three consecutive points of a line form a
+// mill. The symmetries are the permutations of the points that preserve adjacency and
+// map mills onto mills, found by search (16 on the two- and three-square boards,
+// 8 on Seven Men's Morris, whose centre point the inner/outer swap cannot fix).
+//
+// Point sets are bitmasks (bit i = point i, points numbered in the order of the board's
+// point list). The classes of White's stone sets under the group, which the index of a
+// sector is built on, are tabulated lazily per number of stones.
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/value.h"
+
+namespace gs::morris {
+
+inline constexpr int kMaxPoints = 24;
+inline constexpr int kMaxSymmetries = 32;
+
+enum class BoardKind : std::uint8_t { kNine, kMorabaraba, kSix, kSeven };
+
+// A binomial coefficient C(n, k), for n up to 32.
+std::uint64_t binomial(int n, int k);
+
+class Geometry {
+ public:
+  // The board of a kind, built once.
+  static const Geometry& of(BoardKind kind);
+
+  [[nodiscard]] BoardKind kind() const { return kind_; }
+  [[nodiscard]] std::string_view name() const { return name_; }
+  [[nodiscard]] int points() const { return points_; }
+  [[nodiscard]] std::uint32_t full() const { return full_; }
+  [[nodiscard]] const std::string& point_name(int point) const { return names_[point]; }
+  // The point named `name` ("d2"), or -1.
+  [[nodiscard]] int point(std::string_view name) const;
+  [[nodiscard]] int file(int point) const { return files_[point]; }
+  [[nodiscard]] int rank(int point) const { return ranks_[point]; }
+  [[nodiscard]] int grid() const { return grid_; }  // files and ranks of the drawing grid
+  [[nodiscard]] std::uint32_t neighbours(int point) const { return neighbours_[point]; }
+  [[nodiscard]] const std::vector<std::uint32_t>& mills() const { return mills_; }
+  [[nodiscard]] const std::vector<std::vector<int>>& lines() const { return lines_; }
+
+  // Whether `stones` hold a mill through `point`.
+  [[nodiscard]] bool in_mill(std::uint32_t stones, int point) const {
+    for (const std::uint32_t mill : mills_at_[point]) {
+      if ((stones & mill) == mill) return true;
+    }
+    return false;
+  }
+  // The stones of `stones` that stand in a mill.
+  [[nodiscard]] std::uint32_t in_mills(std::uint32_t stones) const {
+    std::uint32_t result = 0;
+    for (const std::uint32_t mill : mills_) {
+      if ((stones & mill) == mill) result |= mill;
+    }
+    return result;
+  }
+
+  // The symmetry group: permutations of the points, the identity first.
+  [[nodiscard]] int symmetries() const { return static_cast<int>(perms_.size()); }
+  [[nodiscard]] const std::array<std::uint8_t, kMaxPoints>& permutation(int op) const { return perms_[op]; }
+  [[nodiscard]] std::uint32_t apply(int op, std::uint32_t set) const {
+    const auto& table = apply_[op];
+    return table[0][set & 0xFFU] | table[1][(set >> 8) & 0xFFU] | table[2][(set >> 16) & 0xFFU];
+  }
+
+  // The classes of `count`-stone sets under the group, numbered in increasing order of
+  // their smallest member (the representative).
+  struct Classes {
+    std::vector<std::uint32_t> representative;  // by class
+    std::vector<bool> symmetric;                // the representative has a symmetry
+    // By colex rank of a set: class << 6 | op << 1 | symmetric, where op maps the set
+    // onto its class's representative.
+    std::vector<std::uint32_t> entry;
+  };
+  [[nodiscard]] const Classes& classes(int count) const;
+  // The number of classes of `count`-stone sets, by Burnside's lemma (no tables).
+  [[nodiscard]] std::uint64_t class_count(int count) const { return class_counts_[count]; }
+  // The number of classes of positions with w White and b Black stones (Burnside).
+  [[nodiscard]] std::uint64_t position_classes(int w, int b) const;
+
+  Geometry(const Geometry&) = delete;
+  Geometry& operator=(const Geometry&) = delete;
+  ~Geometry() = default;
+
+ private:
+  Geometry(BoardKind kind, std::string_view name, const std::vector<std::string_view>& points,
+           const std::vector<std::vector<std::string_view>>& lines);
+  void find_symmetries();
+
+  BoardKind kind_;
+  std::string name_;
+  int points_ = 0;
+  int grid_ = 0;
+  std::uint32_t full_ = 0;
+  std::vector<std::string> names_;
+  std::vector<int> files_;
+  std::vector<int> ranks_;
+  std::array<std::uint32_t, kMaxPoints> neighbours_{};
+  std::vector<std::uint32_t> mills_;
+  std::array<std::vector<std::uint32_t>, kMaxPoints> mills_at_{};
+  std::vector<std::vector<int>> lines_;
+  std::vector<std::array<std::uint8_t, kMaxPoints>> perms_;
+  std::vector<std::array<std::array<std::uint32_t, 256>, 3>> apply_;
+  std::array<std::uint64_t, kMaxPoints + 1> class_counts_{};
+  // Per number of stones: the cycle lengths of each symmetry, for Burnside's lemma.
+  std::vector<std::vector<int>> cycles_;
+  mutable std::array<std::once_flag, kMaxPoints + 1> classes_once_;
+  mutable std::array<Classes, kMaxPoints + 1> classes_;
+};
+
+// The colex rank of a set among the sets of its size: sum of C(p_i, i + 1) over its
+// points p_0 < p_1 < ...
+std::uint64_t colex_rank(std::uint32_t set);
+
+}  // namespace gs::morris

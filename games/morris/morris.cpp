@@ -1,0 +1,567 @@
+#include "games/morris/morris.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <set>
+#include <utility>
+
+#include "core/error.h"
+
+namespace gs::morris {
+
+namespace {
+
+constexpr std::array<std::string_view, 6> kVariants = {"standard", "lasker", "morabaraba",
+                                                       "five",     "six",    "seven"};
+
+std::vector<std::string_view> split(std::string_view text, char separator) {
+  std::vector<std::string_view> parts;
+  std::size_t begin = 0;
+  while (begin <= text.size()) {
+    const std::size_t end = std::min(text.find(separator, begin), text.size());
+    parts.push_back(text.substr(begin, end - begin));
+    begin = end + 1;
+  }
+  return parts;
+}
+
+std::vector<std::string_view> words(std::string_view text) {
+  std::vector<std::string_view> result;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+    const std::size_t begin = i;
+    while (i < text.size() && text[i] != ' ' && text[i] != '\t') ++i;
+    if (i > begin) result.push_back(text.substr(begin, i - begin));
+  }
+  return result;
+}
+
+int parse_count(std::string_view text, std::string_view what, int max) {
+  int value = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 0 || value > max) {
+    fail("{} must be a number 0..{}, not '{}'", what, max, text);
+  }
+  return value;
+}
+
+const char* side_name(int side) { return side == 0 ? "White" : "Black"; }
+
+std::string removal_name(Removal removal) {
+  switch (removal) {
+    case Removal::kStandard: return "standard";
+    case Removal::kNeverMill: return "not_from_mill";
+    case Removal::kAny: return "any";
+  }
+  return "?";
+}
+
+}  // namespace
+
+Morris::Morris(std::string variant, Options options)
+    : variant_(std::move(variant)), options_(options), geometry_(Geometry::of(options.board)) {}
+
+Options Morris::variant_options(std::string_view variant) {
+  Options o;
+  if (variant.empty() || variant == "standard") return o;
+  if (variant == "lasker") {
+    o.stones = {10, 10};
+    o.lasker = true;
+  } else if (variant == "morabaraba") {
+    o.board = BoardKind::kMorabaraba;
+    o.stones = {12, 12};
+    o.full_board_draw = true;
+  } else if (variant == "five" || variant == "six") {
+    o.board = BoardKind::kSix;
+    o.stones = variant == "five" ? std::array{5, 5} : std::array{6, 6};
+    o.flying = 0;
+  } else if (variant == "seven") {
+    o.board = BoardKind::kSeven;
+    o.stones = {7, 7};
+    o.flying = 0;
+  } else {
+    fail("unknown variant '{}' of morris (known: {})", variant, fmt::join(kVariants, ", "));
+  }
+  return o;
+}
+
+Morris Morris::from_options(std::string_view variant, const std::vector<std::string>& options) {
+  const std::string name = variant.empty() ? "standard" : std::string(variant);
+  Options parsed = variant_options(name);
+  for (const std::string& option : options) {
+    const auto equals = option.find('=');
+    if (equals == std::string::npos) fail("rule option '{}' is not of the form key=value", option);
+    const std::string key = option.substr(0, equals);
+    const std::string value = option.substr(equals + 1);
+    auto as_bool = [&]() {
+      if (value == "on" || value == "1" || value == "true" || value == "yes") return true;
+      if (value == "off" || value == "0" || value == "false" || value == "no") return false;
+      fail("rule option {} takes on or off, not '{}'", key, value);
+    };
+    if (key == "stones") {
+      const int n = parse_count(value, "rule option stones", kMaxStones);
+      parsed.stones = {n, n};
+    } else if (key == "white_stones") {
+      parsed.stones[0] = parse_count(value, "rule option white_stones", kMaxStones);
+    } else if (key == "black_stones") {
+      parsed.stones[1] = parse_count(value, "rule option black_stones", kMaxStones);
+    } else if (key == "flying") {
+      parsed.flying = value == "off" ? 0 : parse_count(value, "rule option flying (off, 3 or 4)", 4);
+      if (parsed.flying != 0 && parsed.flying < 3)
+        fail("rule option flying takes off, 3 or 4, not '{}'", value);
+    } else if (key == "removal") {
+      if (value == "standard") {
+        parsed.removal = Removal::kStandard;
+      } else if (value == "not_from_mill") {
+        parsed.removal = Removal::kNeverMill;
+      } else if (value == "any") {
+        parsed.removal = Removal::kAny;
+      } else {
+        fail("rule option removal takes standard, not_from_mill or any, not '{}'", value);
+      }
+    } else if (key == "lasker") {
+      parsed.lasker = as_bool();
+    } else if (key == "full_board_draw") {
+      parsed.full_board_draw = as_bool();
+    } else {
+      fail(
+          "unknown rule option '{}' of morris (known: stones, white_stones, black_stones, flying, removal, "
+          "lasker, full_board_draw)",
+          key);
+    }
+  }
+  const Geometry& board = Geometry::of(parsed.board);
+  for (int side = 0; side < 2; ++side) {
+    if (parsed.stones[side] < 3 || 2 * parsed.stones[side] > board.points()) {
+      fail("{} must have 3 to {} stones to place on the {} board, not {}", side_name(side),
+           board.points() / 2, board.name(), parsed.stones[side]);
+    }
+  }
+  return Morris(name, parsed);
+}
+
+std::vector<std::string> Morris::option_help() {
+  return {"--variant standard|lasker|morabaraba|five|six|seven   (default standard)",
+          "stones=N, white_stones=N, black_stones=N   stones to place at the start",
+          "flying=off|3|4             a side with at most this many stones flies (standard 3)",
+          "removal=standard|not_from_mill|any   which stones a mill removes",
+          "lasker=on|off              a side with stones in hand may move instead of placing",
+          "full_board_draw=on|off     a board filled without a mill is a draw (Morabaraba)"};
+}
+
+std::string Morris::rule_text() const {
+  const Options base = variant_options(variant_);
+  std::vector<std::string> parts;
+  if (options_.flying != base.flying) {
+    parts.push_back(options_.flying == 0 ? "flying=off" : fmt::format("flying={}", options_.flying));
+  }
+  if (options_.removal != base.removal) parts.push_back("removal=" + removal_name(options_.removal));
+  if (options_.lasker != base.lasker) parts.emplace_back(options_.lasker ? "lasker=on" : "lasker=off");
+  if (options_.full_board_draw != base.full_board_draw) {
+    parts.emplace_back(options_.full_board_draw ? "full_board_draw=on" : "full_board_draw=off");
+  }
+  return fmt::format("{}", fmt::join(parts, ","));
+}
+
+Position Morris::start(int white_stones, int black_stones) {
+  Position pos;
+  pos.hand = {static_cast<std::uint8_t>(white_stones), static_cast<std::uint8_t>(black_stones)};
+  return pos;
+}
+
+std::uint32_t Morris::removable(const Position& pos, int side) const {
+  const std::uint32_t theirs = pos.stones[side ^ 1];
+  switch (options_.removal) {
+    case Removal::kAny: return theirs;
+    case Removal::kNeverMill: return theirs & ~geometry_.in_mills(theirs);
+    case Removal::kStandard: {
+      const std::uint32_t loose = theirs & ~geometry_.in_mills(theirs);
+      return loose != 0 ? loose : theirs;
+    }
+  }
+  return theirs;
+}
+
+void Morris::add_moves(const Position& pos, int from, int to, std::uint32_t removable_set, bool check_mill,
+                       MoveList<Morris>& out) const {
+  Move move{static_cast<std::uint8_t>(from < 0 ? kNone : from), static_cast<std::uint8_t>(to), kNone};
+  if (check_mill && removable_set != 0) {
+    std::uint32_t mine = pos.stones[pos.side] | 1U << to;
+    if (from >= 0) mine &= ~(1U << from);
+    if (geometry_.in_mill(mine, to)) {
+      for (std::uint32_t r = removable_set; r != 0; r &= r - 1) {
+        move.remove = static_cast<std::uint8_t>(std::countr_zero(r));
+        out.push_back(move);
+      }
+      return;
+    }
+  }
+  out.push_back(move);
+}
+
+void Morris::moves(const Position& pos, MoveList<Morris>& out) const {
+  out.clear();
+  const int me = pos.side;
+  const std::uint32_t mine = pos.stones[me];
+  const std::uint32_t empty = geometry_.full() & ~(mine | pos.stones[me ^ 1]);
+  const std::uint32_t removable_set = removable(pos, me);
+  // Three of one's own stones are needed for a mill.
+  const bool mills = std::popcount(mine) >= 2;
+  if (pos.hand[me] > 0) {
+    for (std::uint32_t e = empty; e != 0; e &= e - 1)
+      add_moves(pos, -1, std::countr_zero(e), removable_set, mills, out);
+  }
+  if (pos.hand[me] == 0 || options_.lasker) {
+    const bool fly = flies(pos, me);
+    for (std::uint32_t m = mine; m != 0; m &= m - 1) {
+      const int from = std::countr_zero(m);
+      const std::uint32_t targets = fly ? empty : geometry_.neighbours(from) & empty;
+      for (std::uint32_t t = targets; t != 0; t &= t - 1) {
+        add_moves(pos, from, std::countr_zero(t), removable_set, mills && std::popcount(mine) >= 3, out);
+      }
+    }
+  }
+}
+
+void Morris::unmoves(const Position& pos, UnmoveList<Morris>& out) const {
+  out.clear();
+  // Only a move without removal by the side that just moved stays in the tier: from
+  // the colour-swapped sector, which is in the same tier only when the two are paired.
+  if (!paired(sector_of(pos))) return;
+  const int mover = pos.side ^ 1;
+  const std::uint32_t mine = pos.stones[mover];
+  const std::uint32_t empty = geometry_.full() & ~(mine | pos.stones[pos.side]);
+  // Where the side to move has a stone a mill could remove, the mover's last move closed
+  // no mill: it would have removed one.
+  const bool exposed = removable(pos, mover) != 0;
+  const bool fly = flies(pos, mover);
+  for (std::uint32_t m = mine; m != 0; m &= m - 1) {
+    const int to = std::countr_zero(m);
+    if (exposed && geometry_.in_mill(mine, to)) continue;
+    const std::uint32_t sources = fly ? empty : geometry_.neighbours(to) & empty;
+    for (std::uint32_t s = sources; s != 0; s &= s - 1) {
+      Position previous = pos;
+      previous.stones[mover] = (mine & ~(1U << to)) | 1U << std::countr_zero(s);
+      previous.side = static_cast<std::uint8_t>(mover);
+      out.push_back(previous);
+    }
+  }
+}
+
+// Text.
+
+std::string Morris::position_text(const Position& pos) const {
+  std::string text;
+  for (int side = 0; side < 2; ++side) {
+    text += side == 0 ? "W:" : " B:";
+    bool first = true;
+    for (std::uint32_t s = pos.stones[side]; s != 0; s &= s - 1) {
+      if (!first) text += ',';
+      text += geometry_.point_name(std::countr_zero(s));
+      first = false;
+    }
+  }
+  return text + fmt::format(" {} {} {}", pos.side == 0 ? 'w' : 'b', pos.hand[0], pos.hand[1]);
+}
+
+Position Morris::parse_position(std::string_view text) const {
+  if (text == "start") return start();
+  const std::vector<std::string_view> parts = words(text);
+  if (parts.size() != 5) {
+    fail(
+        "position '{}': expected White's points, Black's points, side to move and stones in hand, e.g. "
+        "'W:a1,d2 B:g7 w 7 8'",
+        text);
+  }
+  Position pos;
+  for (int side = 0; side < 2; ++side) {
+    const std::string_view part = parts[static_cast<std::size_t>(side)];
+    const std::string_view prefix = side == 0 ? "W:" : "B:";
+    if (!part.starts_with(prefix)) fail("position '{}': '{}' should start with '{}'", text, part, prefix);
+    const std::string_view list = part.substr(2);
+    if (list.empty() || list == "-") continue;
+    for (const std::string_view name : split(list, ',')) {
+      const int point = geometry_.point(name);
+      if (point < 0) fail("position '{}': '{}' is not a point of the {} board", text, name, geometry_.name());
+      if (((pos.stones[0] | pos.stones[1]) >> point & 1U) != 0)
+        fail("position '{}': point {} is given twice", text, name);
+      pos.stones[side] |= 1U << point;
+    }
+  }
+  if (parts[2] != "w" && parts[2] != "b") {
+    fail("position '{}': side to move must be 'w' or 'b', not '{}'", text, parts[2]);
+  }
+  pos.side = parts[2] == "w" ? 0 : 1;
+  for (int side = 0; side < 2; ++side) {
+    const int hand = parse_count(parts[3 + static_cast<std::size_t>(side)],
+                                 fmt::format("position '{}': {}'s stones in hand", text, side_name(side)),
+                                 kMaxStones - std::popcount(pos.stones[side]));
+    pos.hand[side] = static_cast<std::uint8_t>(hand);
+  }
+  const int other = pos.side ^ 1;
+  if (std::popcount(pos.stones[other]) + pos.hand[other] < 3) {
+    fail("position '{}': {} has fewer than 3 stones, so the game ended before this move", text,
+         side_name(other));
+  }
+  return pos;
+}
+
+std::string Morris::move_text(const Position& pos, const Move& move) const {
+  (void)pos;
+  std::string text;
+  if (move.from != kNone) text = geometry_.point_name(move.from) + "-";
+  text += geometry_.point_name(move.to);
+  if (move.remove != kNone) text += "x" + geometry_.point_name(move.remove);
+  return text;
+}
+
+Move Morris::parse_move(const Position& pos, std::string_view text) const {
+  if (terminal(pos)) fail("no move '{}': the game is over", text);
+  const int me = pos.side;
+  auto point = [&](std::string_view name) {
+    const int p = geometry_.point(name);
+    if (p < 0) fail("move '{}': '{}' is not a point of the {} board", text, name, geometry_.name());
+    return p;
+  };
+  std::string_view rest = text;
+  Move move;
+  if (const auto x = rest.find('x'); x != std::string_view::npos) {
+    move.remove = static_cast<std::uint8_t>(point(rest.substr(x + 1)));
+    rest = rest.substr(0, x);
+  }
+  if (const auto dash = rest.find('-'); dash != std::string_view::npos) {
+    move.from = static_cast<std::uint8_t>(point(rest.substr(0, dash)));
+    rest = rest.substr(dash + 1);
+  }
+  move.to = static_cast<std::uint8_t>(point(rest));
+  MoveList<Morris> legal;
+  moves(pos, legal);
+  if (std::find(legal.begin(), legal.end(), move) != legal.end()) return move;
+  // Why not.
+  const std::uint32_t all = pos.stones[0] | pos.stones[1];
+  if (move.from == kNone && pos.hand[me] == 0) {
+    fail("move '{}': {} has no stones in hand and must move one, e.g. 'a1-a4'", text, side_name(me));
+  }
+  if (move.from != kNone && pos.hand[me] > 0 && !options_.lasker) {
+    fail("move '{}': {} still has {} stones in hand and must place one, e.g. 'd2'", text, side_name(me),
+         pos.hand[me]);
+  }
+  if (move.from != kNone && (pos.stones[me] >> move.from & 1U) == 0) {
+    fail("move '{}': {} has no stone on {}", text, side_name(me), geometry_.point_name(move.from));
+  }
+  if ((all >> move.to & 1U) != 0) fail("move '{}': {} is occupied", text, geometry_.point_name(move.to));
+  if (move.from != kNone && !flies(pos, me) && (geometry_.neighbours(move.from) >> move.to & 1U) == 0) {
+    fail("move '{}': {} is not next to {} (and {} cannot fly)", text, geometry_.point_name(move.to),
+         geometry_.point_name(move.from), side_name(me));
+  }
+  Move plain = move;
+  plain.remove = kNone;
+  const bool closes = std::find(legal.begin(), legal.end(), plain) == legal.end();
+  if (move.remove == kNone && closes) {
+    fail("move '{}' closes a mill: add the stone it removes, e.g. '{}x{}'", text, text,
+         geometry_.point_name(std::countr_zero(removable(pos, me))));
+  }
+  if (move.remove != kNone && !closes) fail("move '{}' closes no mill, so it removes nothing", text);
+  fail("move '{}': {} cannot be removed (a stone in a mill can be removed only as the rules allow)", text,
+       geometry_.point_name(move.remove));
+}
+
+std::string Morris::board_text(const Position& pos) const {
+  const int n = geometry_.grid();
+  std::vector<std::string> rows(static_cast<std::size_t>(n),
+                                std::string(static_cast<std::size_t>(2 * n), ' '));
+  for (int p = 0; p < geometry_.points(); ++p) {
+    char c = '.';
+    if ((pos.stones[0] >> p & 1U) != 0) c = 'W';
+    if ((pos.stones[1] >> p & 1U) != 0) c = 'B';
+    const auto row = static_cast<std::size_t>(n - 1 - geometry_.rank(p));
+    rows[row][2 * static_cast<std::size_t>(geometry_.file(p))] = c;
+  }
+  std::string text;
+  for (int r = 0; r < n; ++r) text += fmt::format("{} {}\n", n - r, rows[static_cast<std::size_t>(r)]);
+  text += "  ";
+  for (int f = 0; f < n; ++f) text += fmt::format("{} ", static_cast<char>('a' + f));
+  text += fmt::format("\nin hand: White {}, Black {}; {} to move\n", pos.hand[0], pos.hand[1],
+                      side_name(pos.side));
+  return text;
+}
+
+// Tiers.
+
+bool Morris::valid(const Sector& s) const {
+  const int n = geometry_.points();
+  return s.w >= 0 && s.b >= 0 && s.wf >= 0 && s.bf >= 0 && s.w + s.wf >= 3 && s.b + s.bf >= 3 &&
+         s.w + s.wf <= kMaxStones && s.b + s.bf <= kMaxStones && s.w + s.b <= n;
+}
+
+std::vector<Tier> Morris::children(Tier tier) const {
+  const Sector first = Sector::of(tier);
+  std::vector<Sector> halves = {first};
+  if (paired(first) && first.swapped() != first) halves.push_back(first.swapped());
+  std::set<Tier> result;
+  auto add = [&](const Sector& next) {
+    if (!valid(next)) return;  // the side to move has lost, or no such position
+    const Tier t = tier_of(next);
+    if (t != tier) result.insert(t);
+  };
+  const int n = geometry_.points();
+  for (const Sector& s : halves) {
+    // After White's move, Black is to move: the next sector is seen from Black.
+    if (s.wf > 0 && s.w + s.b < n) {
+      add({s.b, s.w + 1, s.bf, s.wf - 1});
+      if (s.w + 1 >= 3 && s.b >= 1) add({s.b - 1, s.w + 1, s.bf, s.wf - 1});
+    }
+    if ((s.wf == 0 || options_.lasker) && s.w > 0 && s.w + s.b < n) {
+      add({s.b, s.w, s.bf, s.wf});
+      if (s.w >= 3 && s.b >= 1) add({s.b - 1, s.w, s.bf, s.wf});
+    }
+  }
+  return {result.begin(), result.end()};
+}
+
+std::vector<Tier> Morris::start_tiers(int max_stones) const {
+  const int limit = std::min(max_stones, geometry_.points() / 2);
+  std::set<Tier> result;
+  for (int i = 3; i <= limit; ++i) {
+    for (int j = 3; j <= limit; ++j) result.insert(tier_of({0, 0, i, j}));
+  }
+  return {result.begin(), result.end()};
+}
+
+std::vector<Tier> Morris::tiers(int max_stones) const {
+  // Every tier the starts need, children before parents.
+  std::vector<Tier> order;
+  std::set<Tier> done;
+  std::function<void(Tier)> visit = [&](Tier tier) {
+    if (!done.insert(tier).second) return;
+    for (const Tier child : children(tier)) visit(child);
+    order.push_back(tier);
+  };
+  for (const Tier tier : start_tiers(max_stones)) visit(tier);
+  return order;
+}
+
+Index Morris::size(Tier tier) const {
+  const Sector s = Sector::of(tier);
+  Index total = sector_size(s);
+  if (paired(s) && s.swapped() != s) total += sector_size(s.swapped());
+  return total;
+}
+
+std::uint64_t Morris::baseline_size(Tier tier) const {
+  const Sector s = Sector::of(tier);
+  std::uint64_t total = geometry_.position_classes(s.w, s.b);
+  if (paired(s) && s.swapped() != s) total += geometry_.position_classes(s.b, s.w);
+  return total;
+}
+
+std::string Morris::tier_name(Tier tier) {
+  const Sector s = Sector::of(tier);
+  return fmt::format("{}-{}-{}-{}", s.w, s.b, s.wf, s.bf);
+}
+
+Tier Morris::parse_tier(std::string_view text) const {
+  const std::vector<std::string_view> parts = split(text, '-');
+  if (parts.size() != 4) {
+    fail("tier '{}': expected W-B-WF-BF (stones on the board and in hand, White to move), e.g. 8-8-0-0",
+         text);
+  }
+  std::array<int, 4> v{};
+  for (std::size_t i = 0; i < 4; ++i)
+    v[i] = parse_count(parts[i], fmt::format("tier '{}': a count", text), kMaxStones);
+  const Sector s{v[0], v[1], v[2], v[3]};
+  if (!valid(s)) fail("tier '{}' is not a sector of {} (each side needs 3 or more stones)", text, variant_);
+  if (tier_of(s) != s.code()) {
+    fail("sector '{}' is stored in tier {} with its colour-swapped twin", text, tier_name(tier_of(s)));
+  }
+  return s.code();
+}
+
+// Ranking.
+
+Index Morris::sector_index(std::uint32_t white, std::uint32_t black) const {
+  const int w = std::popcount(white);
+  const Geometry::Classes& classes = geometry_.classes(w);
+  const std::uint32_t entry = classes.entry[colex_rank(white)];
+  const std::uint32_t id = entry >> 6;
+  const int op = static_cast<int>(entry >> 1 & 31U);
+  const std::uint32_t rep = classes.representative[id];
+  std::uint32_t mapped = geometry_.apply(op, black);
+  if ((entry & 1U) != 0) {
+    const std::uint32_t base = mapped;
+    for (int h = 1; h < geometry_.symmetries(); ++h) {
+      if (geometry_.apply(h, rep) == rep) mapped = std::min(mapped, geometry_.apply(h, base));
+    }
+  }
+  // Colex rank of Black's set among the free points.
+  Index rank = 0;
+  int k = 1;
+  for (std::uint32_t s = mapped; s != 0; s &= s - 1, ++k) {
+    const int p = std::countr_zero(s);
+    rank += binomial(p - std::popcount(rep & ((1U << p) - 1)), k);
+  }
+  return id * binomial(geometry_.points() - w, std::popcount(black)) + rank;
+}
+
+Ranked Morris::rank(const Position& pos) const {
+  const Sector s = sector_of(pos);
+  const Tier tier = tier_of(s);
+  Index index = sector_index(pos.stones[pos.side], pos.stones[pos.side ^ 1]);
+  if (s.code() != tier) index += sector_size(Sector::of(tier));
+  return {tier, index};
+}
+
+std::optional<Position> Morris::sector_position(const Sector& s, Index index) const {
+  const Geometry::Classes& classes = geometry_.classes(s.w);
+  const int free_points = geometry_.points() - s.w;
+  const Index per_class = binomial(free_points, s.b);
+  const auto id = static_cast<std::size_t>(index / per_class);
+  Index rest = index % per_class;
+  const std::uint32_t rep = classes.representative[id];
+  std::array<int, kMaxPoints> free{};
+  int count = 0;
+  for (std::uint32_t f = geometry_.full() & ~rep; f != 0; f &= f - 1) free[count++] = std::countr_zero(f);
+  std::uint32_t black = 0;
+  int x = free_points - 1;
+  for (int k = s.b; k >= 1; --k, --x) {
+    while (binomial(x, k) > rest) --x;
+    rest -= binomial(x, k);
+    black |= 1U << free[x];
+  }
+  if (classes.symmetric[id]) {
+    for (int h = 1; h < geometry_.symmetries(); ++h) {
+      if (geometry_.apply(h, rep) == rep && geometry_.apply(h, black) < black) return std::nullopt;
+    }
+  }
+  Position pos;
+  pos.stones = {rep, black};
+  pos.hand = {static_cast<std::uint8_t>(s.wf), static_cast<std::uint8_t>(s.bf)};
+  return pos;
+}
+
+std::optional<Position> Morris::unrank(Tier tier, Index index) const {
+  const Sector first = Sector::of(tier);
+  const Index first_size = sector_size(first);
+  if (index < first_size) return sector_position(first, index);
+  if (paired(first) && first.swapped() != first && index - first_size < sector_size(first.swapped())) {
+    return sector_position(first.swapped(), index - first_size);
+  }
+  fail("index {} is outside tier {} ({} indices)", index, tier_name(tier), size(tier));
+}
+
+void Morris::symmetric(const Position& pos, std::vector<Position>& out) const {
+  out.clear();
+  for (int op = 0; op < geometry_.symmetries(); ++op) {
+    Position image = pos;
+    image.stones = {geometry_.apply(op, pos.stones[0]), geometry_.apply(op, pos.stones[1])};
+    for (const Position& candidate : {image, colour_swapped(image)}) {
+      if (std::find(out.begin(), out.end(), candidate) == out.end()) out.push_back(candidate);
+    }
+  }
+}
+
+}  // namespace gs::morris

@@ -1,0 +1,207 @@
+#pragma once
+// The mill games (games/morris.md): Nine Men's Morris, Lasker Morris, Morabaraba and the
+// small boards of Five, Six and Seven Men's Morris, with every rule option.
+//
+// A position is the two sides' stone sets (games/morris/geometry.h), their stones in
+// hand and the side to move. Position text: "W:a1,d2 B:g7 w 7 8" (White's points,
+// Black's points, side to move, White's and Black's stones in hand). Move text: "d2"
+// (place), "a1-a4" (move or fly), with "xg7" appended when the move closes a mill and
+// removes the stone on g7.
+//
+// Tiers are Gévay & Danner's sectors: (W, B, WF, BF) = White's and Black's stones on the
+// board and in hand, White to move. A position with Black to move is stored as its
+// colour-swapped twin. A sector whose sliding moves lead into its colour-swapped sector
+// (B, W, BF, WF) and back (both sides move rather than place, or Lasker rules) forms one
+// tier with it: the tier is named by the smaller of the two, whose indices come first.
+//
+// Index of a position in a sector: class(White's set) * C(n - W, B) + colex rank of
+// Black's set among the n - W free points, after the symmetry that maps White's set on
+// the smallest set of its class. Where that set has symmetries of its own, Black's set
+// is taken at its smallest image under them and the other images are holes.
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/game.h"
+#include "games/morris/geometry.h"
+
+namespace gs::morris {
+
+inline constexpr std::uint8_t kNone = 0xFF;
+inline constexpr int kMaxStones = 31;  // per side, on the board and in hand
+
+struct Position {
+  std::array<std::uint32_t, 2> stones{};  // by colour: White 0, Black 1
+  std::array<std::uint8_t, 2> hand{};     // stones still to place
+  std::uint8_t side = 0;                  // the side to move
+  bool operator==(const Position&) const = default;
+};
+
+struct Move {
+  std::uint8_t from = kNone;    // kNone: a placement
+  std::uint8_t to = 0;          //
+  std::uint8_t remove = kNone;  // the opponent's stone removed, or kNone
+  bool operator==(const Move&) const = default;
+};
+
+// Which opponent stones a mill may remove.
+enum class Removal : std::uint8_t {
+  kStandard,   // not from a mill unless every stone stands in one
+  kNeverMill,  // never from a mill (then a mill may remove nothing)
+  kAny,        // any stone
+};
+
+struct Options {
+  BoardKind board = BoardKind::kNine;
+  std::array<int, 2> stones{9, 9};  // stones to place at the start, by colour
+  int flying = 3;                   // a side with at most this many stones flies; 0: never
+  Removal removal = Removal::kStandard;
+  bool lasker = false;           // a side with stones in hand may move instead of placing
+  bool full_board_draw = false;  // a board filled without a mill is a draw (Morabaraba)
+  bool operator==(const Options&) const = default;
+};
+
+// A sector: stones on the board and in hand, White to move.
+struct Sector {
+  int w = 0;
+  int b = 0;
+  int wf = 0;
+  int bf = 0;
+  [[nodiscard]] Tier code() const {
+    return static_cast<Tier>(w) | static_cast<Tier>(b) << 5 | static_cast<Tier>(wf) << 10 |
+           static_cast<Tier>(bf) << 15;
+  }
+  static Sector of(Tier code) {
+    return {static_cast<int>(code & 31U), static_cast<int>(code >> 5 & 31U),
+            static_cast<int>(code >> 10 & 31U), static_cast<int>(code >> 15 & 31U)};
+  }
+  [[nodiscard]] Sector swapped() const { return {b, w, bf, wf}; }
+  bool operator==(const Sector&) const = default;
+};
+
+class Morris {
+ public:
+  using Position = morris::Position;
+  using Move = morris::Move;
+  static constexpr std::string_view kName = "morris";
+  static constexpr std::size_t kMaxMoves = 768;
+  static constexpr std::size_t kMaxUnmoves = 96;
+
+  explicit Morris(std::string variant = "standard", Options options = {});
+  // Builds a game from a variant name (standard, lasker, morabaraba, five, six, seven)
+  // and "key=value" rule options; throws gs::Error.
+  static Morris from_options(std::string_view variant, const std::vector<std::string>& options);
+  static std::vector<std::string> option_help();
+  // The options of a named variant; throws gs::Error for an unknown name.
+  static Options variant_options(std::string_view variant);
+
+  [[nodiscard]] const Options& options() const { return options_; }
+  [[nodiscard]] const Geometry& geometry() const { return geometry_; }
+  [[nodiscard]] std::string variant() const { return variant_; }
+  // The options that differ from the variant's. The stones to place are not among
+  // them: every position carries its stones in hand, so databases do not depend on them.
+  [[nodiscard]] std::string rule_text() const;
+
+  // Rules.
+  [[nodiscard]] Position start() const { return start(options_.stones[0], options_.stones[1]); }
+  [[nodiscard]] static Position start(int white_stones, int black_stones);
+  void moves(const Position& pos, MoveList<Morris>& out) const;
+  [[nodiscard]] static Position play(const Position& pos, const Move& move) {
+    Position next = pos;
+    const int side = pos.side;
+    if (move.from == kNone) {
+      --next.hand[side];
+    } else {
+      next.stones[side] &= ~(1U << move.from);
+    }
+    next.stones[side] |= 1U << move.to;
+    if (move.remove != kNone) next.stones[side ^ 1] &= ~(1U << move.remove);
+    next.side = static_cast<std::uint8_t>(side ^ 1);
+    return next;
+  }
+  [[nodiscard]] std::optional<Value> terminal(const Position& pos) const {
+    if (std::popcount(pos.stones[pos.side]) + pos.hand[pos.side] < 3) return Value::loss(0);
+    if (options_.full_board_draw && (pos.stones[0] | pos.stones[1]) == geometry_.full()) return Value::draw();
+    return std::nullopt;
+  }
+  [[nodiscard]] static Value no_move_value() { return Value::loss(0); }
+  // Whether a side with these stones (on the board and in hand) flies.
+  [[nodiscard]] bool flies(const Position& pos, int side) const {
+    return std::popcount(pos.stones[side]) + pos.hand[side] <= options_.flying;
+  }
+  // The opponent stones a mill closed by `side` may remove (none: the mill removes nothing).
+  [[nodiscard]] std::uint32_t removable(const Position& pos, int side) const;
+
+  // Text.
+  [[nodiscard]] std::string position_text(const Position& pos) const;
+  [[nodiscard]] Position parse_position(std::string_view text) const;
+  [[nodiscard]] std::string move_text(const Position& pos, const Move& move) const;
+  [[nodiscard]] Move parse_move(const Position& pos, std::string_view text) const;
+  [[nodiscard]] std::string board_text(const Position& pos) const;  // a diagram
+
+  // Tiers and ranking.
+  [[nodiscard]] std::vector<Tier> tiers(int max_stones) const;
+  [[nodiscard]] std::vector<Tier> children(Tier tier) const;
+  [[nodiscard]] Index size(Tier tier) const;
+  [[nodiscard]] static std::string tier_name(Tier tier);
+  [[nodiscard]] Tier parse_tier(std::string_view text) const;
+  // The most stones (on the board and in hand) of either side.
+  [[nodiscard]] static int tier_pieces(Tier tier) {
+    const Sector s = Sector::of(tier);
+    return std::max(s.w + s.wf, s.b + s.bf);
+  }
+  [[nodiscard]] Ranked rank(const Position& pos) const;
+  [[nodiscard]] std::optional<Position> unrank(Tier tier, Index index) const;
+  void unmoves(const Position& pos, UnmoveList<Morris>& out) const;
+
+  // Sectors.
+  // Whether a sector and its colour-swapped twin form one tier.
+  [[nodiscard]] bool paired(const Sector& s) const {
+    return (s.wf == 0 || options_.lasker) && (s.bf == 0 || options_.lasker);
+  }
+  [[nodiscard]] Tier tier_of(const Sector& s) const {
+    return paired(s) ? std::min(s.code(), s.swapped().code()) : s.code();
+  }
+  [[nodiscard]] bool valid(const Sector& s) const;
+  [[nodiscard]] Index sector_size(const Sector& s) const {
+    return geometry_.class_count(s.w) * binomial(geometry_.points() - s.w, s.b);
+  }
+  // The sector of a position, after swapping colours when Black is to move.
+  [[nodiscard]] static Sector sector_of(const Position& pos) {
+    const int me = pos.side;
+    return {std::popcount(pos.stones[me]), std::popcount(pos.stones[me ^ 1]), pos.hand[me], pos.hand[me ^ 1]};
+  }
+  // The tiers the starts with 3..max_stones stones to place per side need.
+  [[nodiscard]] std::vector<Tier> start_tiers(int max_stones) const;
+
+  // Symmetries: the board's symmetries, each with colours and side to move swapped too.
+  void symmetric(const Position& pos, std::vector<Position>& out) const;
+  [[nodiscard]] static Position colour_swapped(const Position& pos) {
+    return {
+        {pos.stones[1], pos.stones[0]}, {pos.hand[1], pos.hand[0]}, static_cast<std::uint8_t>(pos.side ^ 1)};
+  }
+  // Baseline for `count`: the number of positions up to symmetry (Burnside's lemma).
+  [[nodiscard]] std::uint64_t baseline_size(Tier tier) const;
+  [[nodiscard]] static std::string baseline_name() { return "symmetry classes"; }
+
+ private:
+  // The index of White's set `white` and Black's set `black` in their sector.
+  [[nodiscard]] Index sector_index(std::uint32_t white, std::uint32_t black) const;
+  [[nodiscard]] std::optional<Position> sector_position(const Sector& s, Index index) const;
+  void add_moves(const Position& pos, int from, int to, std::uint32_t removable_set, bool check_mill,
+                 MoveList<Morris>& out) const;
+
+  std::string variant_;
+  Options options_;
+  const Geometry& geometry_;
+};
+
+static_assert(Game<Morris>);
+static_assert(HasSymmetries<Morris>);
+static_assert(HasBaselineSize<Morris>);
+
+}  // namespace gs::morris
