@@ -10,32 +10,10 @@ namespace gs::morris {
 
 namespace {
 
-struct Binomials {
-  std::array<std::array<std::uint64_t, 33>, 33> c{};
-  Binomials() {
-    for (int n = 0; n <= 32; ++n) {
-      c[n][0] = 1;
-      for (int k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k < n ? c[n - 1][k] : 0);
-    }
-  }
-};
-const Binomials binomials_table;
-
 // Polynomials in one or two variables as dense coefficient arrays.
 using Poly = std::vector<std::uint64_t>;
 
 }  // namespace
-
-std::uint64_t binomial(int n, int k) {
-  if (k < 0 || n < 0 || k > n) return 0;
-  return binomials_table.c[n][k];
-}
-
-std::uint64_t colex_rank(std::uint32_t set) {
-  std::uint64_t rank = 0;
-  for (int i = 1; set != 0; ++i, set &= set - 1) rank += binomials_table.c[std::countr_zero(set)][i];
-  return rank;
-}
 
 Geometry::Geometry(BoardKind kind, std::string_view name, const std::vector<std::string_view>& points,
                    const std::vector<std::vector<std::string_view>>& lines)
@@ -150,7 +128,7 @@ int Geometry::point(std::string_view name) const {
   return -1;
 }
 
-const Geometry::Classes& Geometry::classes(int count) const {
+const Geometry::Classes& Geometry::build_classes(int count) const {
   std::call_once(classes_once_[count], [&] {
     Classes& result = classes_[count];
     result.entry.assign(binomial(points_, count), 0);
@@ -193,6 +171,7 @@ const Geometry::Classes& Geometry::classes(int count) const {
       fail("internal error: {} classes of {}-stone sets on board {}, Burnside says {}",
            result.representative.size(), count, name_, class_counts_[count]);
     }
+    ready_[count].store(&result, std::memory_order_release);
   });
   return classes_[count];
 }

@@ -12,6 +12,8 @@
 // point list). The classes of White's stone sets under the group, which the index of a
 // sector is built on, are tabulated lazily per number of stones.
 #include <array>
+#include <atomic>
+#include <bit>
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -27,8 +29,32 @@ inline constexpr int kMaxSymmetries = 32;
 
 enum class BoardKind : std::uint8_t { kNine, kMorabaraba, kSix, kSeven };
 
-// A binomial coefficient C(n, k), for n up to 32.
-std::uint64_t binomial(int n, int k);
+// Binomial coefficients C(n, k) for n up to 32.
+struct BinomialTable {
+  std::array<std::array<std::uint64_t, 33>, 33> c{};
+  constexpr BinomialTable() {
+    for (std::size_t n = 0; n <= 32; ++n) {
+      c[n][0] = 1;
+      for (std::size_t k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k < n ? c[n - 1][k] : 0);
+    }
+  }
+};
+inline constexpr BinomialTable kBinomials{};
+
+inline std::uint64_t binomial(int n, int k) {
+  if (k < 0 || n < 0 || k > n) return 0;
+  return kBinomials.c[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)];
+}
+
+// The colex rank of a set among the sets of its size: sum of C(p_i, i + 1) over its
+// points p_0 < p_1 < ...
+inline std::uint64_t colex_rank(std::uint32_t set) {
+  std::uint64_t rank = 0;
+  for (std::size_t i = 1; set != 0; ++i, set &= set - 1) {
+    rank += kBinomials.c[static_cast<std::size_t>(std::countr_zero(set))][i];
+  }
+  return rank;
+}
 
 class Geometry {
  public:
@@ -82,7 +108,10 @@ class Geometry {
     // onto its class's representative.
     std::vector<std::uint32_t> entry;
   };
-  [[nodiscard]] const Classes& classes(int count) const;
+  [[nodiscard]] const Classes& classes(int count) const {
+    const Classes* ready = ready_[count].load(std::memory_order_acquire);
+    return ready != nullptr ? *ready : build_classes(count);
+  }
   // The number of classes of `count`-stone sets, by Burnside's lemma (no tables).
   [[nodiscard]] std::uint64_t class_count(int count) const { return class_counts_[count]; }
   // The number of classes of positions with w White and b Black stones (Burnside).
@@ -96,6 +125,7 @@ class Geometry {
   Geometry(BoardKind kind, std::string_view name, const std::vector<std::string_view>& points,
            const std::vector<std::vector<std::string_view>>& lines);
   void find_symmetries();
+  const Classes& build_classes(int count) const;
 
   BoardKind kind_;
   std::string name_;
@@ -116,10 +146,7 @@ class Geometry {
   std::vector<std::vector<int>> cycles_;
   mutable std::array<std::once_flag, kMaxPoints + 1> classes_once_;
   mutable std::array<Classes, kMaxPoints + 1> classes_;
+  mutable std::array<std::atomic<const Classes*>, kMaxPoints + 1> ready_{};
 };
-
-// The colex rank of a set among the sets of its size: sum of C(p_i, i + 1) over its
-// points p_0 < p_1 < ...
-std::uint64_t colex_rank(std::uint32_t set);
 
 }  // namespace gs::morris

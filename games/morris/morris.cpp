@@ -390,6 +390,26 @@ std::string Morris::board_text(const Position& pos) const {
   return text;
 }
 
+// The points, named as in position text, and the board's lines cut into the segments
+// between neighbouring points; stones are letters W and B as in position text.
+Board Morris::board() const {
+  Board board;
+  board.kind = "points";
+  board.files = geometry_.grid();
+  board.ranks = geometry_.grid();
+  board.sides = {"White", "Black"};
+  board.pieces = {{'W', "stone", 0, 0}, {'B', "stone", 1, 0}};
+  for (int p = 0; p < geometry_.points(); ++p) {
+    board.points.push_back({geometry_.point_name(p), geometry_.file(p), geometry_.rank(p)});
+  }
+  for (const std::vector<int>& line : geometry_.lines()) {
+    for (std::size_t i = 0; i + 1 < line.size(); ++i) {
+      board.lines.push_back({geometry_.point_name(line[i]), geometry_.point_name(line[i + 1])});
+    }
+  }
+  return board;
+}
+
 // Tiers.
 
 bool Morris::valid(const Sector& s) const {
@@ -482,66 +502,6 @@ Tier Morris::parse_tier(std::string_view text) const {
 }
 
 // Ranking.
-
-Index Morris::sector_index(std::uint32_t white, std::uint32_t black) const {
-  const int w = std::popcount(white);
-  const Geometry::Classes& classes = geometry_.classes(w);
-  const std::uint32_t entry = classes.entry[colex_rank(white)];
-  const std::uint32_t id = entry >> 6;
-  const int op = static_cast<int>(entry >> 1 & 31U);
-  const std::uint32_t rep = classes.representative[id];
-  std::uint32_t mapped = geometry_.apply(op, black);
-  if ((entry & 1U) != 0) {
-    const std::uint32_t base = mapped;
-    for (int h = 1; h < geometry_.symmetries(); ++h) {
-      if (geometry_.apply(h, rep) == rep) mapped = std::min(mapped, geometry_.apply(h, base));
-    }
-  }
-  // Colex rank of Black's set among the free points.
-  Index rank = 0;
-  int k = 1;
-  for (std::uint32_t s = mapped; s != 0; s &= s - 1, ++k) {
-    const int p = std::countr_zero(s);
-    rank += binomial(p - std::popcount(rep & ((1U << p) - 1)), k);
-  }
-  return id * binomial(geometry_.points() - w, std::popcount(black)) + rank;
-}
-
-Ranked Morris::rank(const Position& pos) const {
-  const Sector s = sector_of(pos);
-  const Tier tier = tier_of(s);
-  Index index = sector_index(pos.stones[pos.side], pos.stones[pos.side ^ 1]);
-  if (s.code() != tier) index += sector_size(Sector::of(tier));
-  return {tier, index};
-}
-
-std::optional<Position> Morris::sector_position(const Sector& s, Index index) const {
-  const Geometry::Classes& classes = geometry_.classes(s.w);
-  const int free_points = geometry_.points() - s.w;
-  const Index per_class = binomial(free_points, s.b);
-  const auto id = static_cast<std::size_t>(index / per_class);
-  Index rest = index % per_class;
-  const std::uint32_t rep = classes.representative[id];
-  std::array<int, kMaxPoints> free{};
-  int count = 0;
-  for (std::uint32_t f = geometry_.full() & ~rep; f != 0; f &= f - 1) free[count++] = std::countr_zero(f);
-  std::uint32_t black = 0;
-  int x = free_points - 1;
-  for (int k = s.b; k >= 1; --k, --x) {
-    while (binomial(x, k) > rest) --x;
-    rest -= binomial(x, k);
-    black |= 1U << free[x];
-  }
-  if (classes.symmetric[id]) {
-    for (int h = 1; h < geometry_.symmetries(); ++h) {
-      if (geometry_.apply(h, rep) == rep && geometry_.apply(h, black) < black) return std::nullopt;
-    }
-  }
-  Position pos;
-  pos.stones = {rep, black};
-  pos.hand = {static_cast<std::uint8_t>(s.wf), static_cast<std::uint8_t>(s.bf)};
-  return pos;
-}
 
 std::optional<Position> Morris::unrank(Tier tier, Index index) const {
   const Sector first = Sector::of(tier);

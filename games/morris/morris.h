@@ -142,6 +142,7 @@ class Morris {
   [[nodiscard]] std::string move_text(const Position& pos, const Move& move) const;
   [[nodiscard]] Move parse_move(const Position& pos, std::string_view text) const;
   [[nodiscard]] std::string board_text(const Position& pos) const;  // a diagram
+  [[nodiscard]] Board board() const;                                // for the explorer page
 
   // Tiers and ranking.
   [[nodiscard]] std::vector<Tier> tiers(int max_stones) const;
@@ -200,8 +201,69 @@ class Morris {
   const Geometry& geometry_;
 };
 
+inline Index Morris::sector_index(std::uint32_t white, std::uint32_t black) const {
+  const int w = std::popcount(white);
+  const Geometry::Classes& classes = geometry_.classes(w);
+  const std::uint32_t entry = classes.entry[colex_rank(white)];
+  const std::uint32_t id = entry >> 6;
+  const int op = static_cast<int>(entry >> 1 & 31U);
+  const std::uint32_t rep = classes.representative[id];
+  std::uint32_t mapped = geometry_.apply(op, black);
+  if ((entry & 1U) != 0) {
+    const std::uint32_t base = mapped;
+    for (int h = 1; h < geometry_.symmetries(); ++h) {
+      if (geometry_.apply(h, rep) == rep) mapped = std::min(mapped, geometry_.apply(h, base));
+    }
+  }
+  // Colex rank of Black's set among the free points.
+  Index rank = 0;
+  int k = 1;
+  for (std::uint32_t s = mapped; s != 0; s &= s - 1, ++k) {
+    const int p = std::countr_zero(s);
+    rank += binomial(p - std::popcount(rep & ((1U << p) - 1)), k);
+  }
+  return id * binomial(geometry_.points() - w, std::popcount(black)) + rank;
+}
+
+inline Ranked Morris::rank(const Position& pos) const {
+  const Sector s = sector_of(pos);
+  const Tier tier = tier_of(s);
+  Index index = sector_index(pos.stones[pos.side], pos.stones[pos.side ^ 1]);
+  if (s.code() != tier) index += sector_size(Sector::of(tier));
+  return {tier, index};
+}
+
+inline std::optional<Position> Morris::sector_position(const Sector& s, Index index) const {
+  const Geometry::Classes& classes = geometry_.classes(s.w);
+  const int free_points = geometry_.points() - s.w;
+  const Index per_class = binomial(free_points, s.b);
+  const auto id = static_cast<std::size_t>(index / per_class);
+  Index rest = index % per_class;
+  const std::uint32_t rep = classes.representative[id];
+  std::array<int, kMaxPoints> free{};
+  int count = 0;
+  for (std::uint32_t f = geometry_.full() & ~rep; f != 0; f &= f - 1) free[count++] = std::countr_zero(f);
+  std::uint32_t black = 0;
+  int x = free_points - 1;
+  for (int k = s.b; k >= 1; --k, --x) {
+    while (binomial(x, k) > rest) --x;
+    rest -= binomial(x, k);
+    black |= 1U << free[x];
+  }
+  if (classes.symmetric[id]) {
+    for (int h = 1; h < geometry_.symmetries(); ++h) {
+      if (geometry_.apply(h, rep) == rep && geometry_.apply(h, black) < black) return std::nullopt;
+    }
+  }
+  Position pos;
+  pos.stones = {rep, black};
+  pos.hand = {static_cast<std::uint8_t>(s.wf), static_cast<std::uint8_t>(s.bf)};
+  return pos;
+}
+
 static_assert(Game<Morris>);
 static_assert(HasSymmetries<Morris>);
 static_assert(HasBaselineSize<Morris>);
+static_assert(HasBoard<Morris>);
 
 }  // namespace gs::morris
