@@ -2,12 +2,14 @@
 // --json), verify, stats, count on a temporary data directory; errors for bad input
 // and damaged databases; and a build killed with SIGKILL that resumes to files
 // identical to an uninterrupted build.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <cctype>
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
@@ -272,6 +274,53 @@ TEST(Cli, EndToEndTwoPieces) {
   EXPECT_EQ(count_of(counts[0].at("end_positions")), 27448U);
   EXPECT_EQ(count_of(counts[0].value("stalemates", json(0))), 0U);
   EXPECT_EQ(count_of(counts[0].at("indices")), 17456U);
+}
+
+TEST(Cli, MorrisEndToEnd) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  // The extended solution of the small board up to 4 stones a side builds what it needs.
+  RunResult r = gamesolver(dir, {"extended", "morris", "--variant", "five", "--max-in-hand", "4", "--data",
+                                 data, "--quiet", "--json"});
+  EXPECT_SUCCESS(r);
+  const json table = json::parse(r.out);
+  EXPECT_EQ(table.at("variant"), "five");
+  std::map<std::pair<int, int>, std::string> values;
+  for (const json& start : table.at("starts")) {
+    std::string value = start.at("value").get<std::string>();
+    if (!start.at("depth").is_null()) value += fmt::format(" {}", start.at("depth").get<int>());
+    values[{start.at("white").get<int>(), start.at("black").get<int>()}] = value;
+  }
+  EXPECT_EQ(values, (std::map<std::pair<int, int>, std::string>{
+                        {{3, 3}, "draw"}, {{3, 4}, "loss 8"}, {{4, 3}, "win 9"}, {{4, 4}, "draw"}}));
+  r = gamesolver(dir, {"extended", "morris", "--variant", "five", "--max-in-hand", "4", "--data", data});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("win in 9"), std::string::npos) << describe(r);
+
+  r = gamesolver(dir,
+                 {"probe", "morris", "--variant", "five", "W:a1,c1 B:b2,d2 w 2 2", "--data", data, "--json"});
+  EXPECT_SUCCESS(r);
+  const json probe = json::parse(r.out);
+  EXPECT_EQ(probe.at("position"), "W:a1,c1 B:b2,d2 w 2 2");
+  bool found = false;
+  for (const json& move : probe.at("moves")) found |= move.at("move") == "e1xb2";
+  EXPECT_TRUE(found) << r.out;
+  r = gamesolver(dir, {"verify", "morris", "--variant", "five", "--pieces", "4", "--data", data, "--quiet"});
+  EXPECT_SUCCESS(r);
+  r = gamesolver(dir, {"stats", "morris", "--variant", "five", "--pieces", "4", "--data", data});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("4-4-0-0"), std::string::npos) << describe(r);
+
+  expect_error(gamesolver(dir, {"probe", "morris", "W:a1,c1 B:b2 w 9", "--data", data}),
+               "expected White's points");
+  expect_error(gamesolver(dir, {"probe", "morris", "--variant", "five", "W:d1 B: w 4 4", "--data", data}),
+               "not a point");
+  expect_error(gamesolver(dir, {"probe", "morris", "--variant", "nine", "start", "--data", data}),
+               "unknown variant 'nine'");
+  expect_error(gamesolver(dir, {"extended", "jungle", "--max-in-hand", "4", "--data", data}),
+               "no extended solutions");
+  expect_error(gamesolver(dir, {"build", "morris", "--rule", "flying=2", "--data", data}), "flying");
+  EXPECT_NE(gamesolver(dir, {"extended", "morris", "--max-in-hand", "13", "--data", data}).exit_code, 0);
 }
 
 TEST(Cli, DamagedDatabases) {
