@@ -33,6 +33,7 @@ struct CommonOptions {
   int threads = 0;          // 0: every core
   double memory_gib = 8.0;  // the working-memory budget of a build
   bool per_tier = false;    // count: a row per tier too
+  bool sizes_only = false;  // count: index sizes and the baseline only, no enumeration
 
   // verify --checksums (no values re-derived); compress --encoding (wdl or depth) and
   // --codec (auto, rle, zstd or none).

@@ -352,29 +352,30 @@ class GameDriver final : public Driver {
     std::vector<std::pair<Tier, Counts>> by_tier;
     for (const Tier tier : game_.tiers(pieces)) {
       const Index size = game_.size(tier);
-      const int workers = threads(options);
+      const int workers = options.sizes_only ? 1 : threads(options);
       std::vector<Counts> partial(static_cast<std::size_t>(workers));
-      Progress progress("count " + game_.tier_name(tier), size, options.quiet);
-      parallel_for(0, size, workers, 1 << 14, [&](Index begin, Index end, int thread) {
-        Counts& c = partial[static_cast<std::size_t>(thread)];
-        std::vector<Position> symmetric;
-        MoveList<G> moves;
-        for (Index i = begin; i < end; ++i) {
-          const auto pos = game_.unrank(tier, i);
-          if (!pos) continue;
-          game_.symmetric(*pos, symmetric);
-          const auto orbit = static_cast<std::uint64_t>(symmetric.size());
-          ++c.classes;
-          c.positions += orbit;
-          if (game_.terminal(*pos)) {
-            c.terminal += orbit;
-            continue;
-          }
-          game_.moves(*pos, moves);
-          if (moves.empty()) c.stalemates += orbit;
-        }
-        progress.add(end - begin);
-      });
+      Progress progress("count " + game_.tier_name(tier), size, options.quiet || options.sizes_only);
+      parallel_for(0, options.sizes_only ? 0 : size, workers, 1 << 14,
+                   [&](Index begin, Index end, int thread) {
+                     Counts& c = partial[static_cast<std::size_t>(thread)];
+                     std::vector<Position> symmetric;
+                     MoveList<G> moves;
+                     for (Index i = begin; i < end; ++i) {
+                       const auto pos = game_.unrank(tier, i);
+                       if (!pos) continue;
+                       game_.symmetric(*pos, symmetric);
+                       const auto orbit = static_cast<std::uint64_t>(symmetric.size());
+                       ++c.classes;
+                       c.positions += orbit;
+                       if (game_.terminal(*pos)) {
+                         c.terminal += orbit;
+                         continue;
+                       }
+                       game_.moves(*pos, moves);
+                       if (moves.empty()) c.stalemates += orbit;
+                     }
+                     progress.add(end - begin);
+                   });
       Counts sum;
       for (const Counts& c : partial) sum.add(c);
       sum.indices = size;
@@ -423,6 +424,20 @@ class GameDriver final : public Driver {
       fmt::print("{:>8} {:>16} {:>14} {:>11} {:>14} {:>14} {:>14}\n", first, "positions", end, "stalemates",
                  "classes", "indices", baseline);
     };
+    if (options.sizes_only) {
+      // The index against the baseline, without enumerating positions.
+      fmt::print("{:>12} {:>16} {:>16} {:>8}\n", options.per_tier ? "tier" : "pieces", "indices", baseline,
+                 "ratio");
+      for (const auto& r : options.per_tier ? tier_rows : pieces_rows) {
+        const std::string key = options.per_tier ? "tier" : "pieces";
+        const std::string label = r[key].is_string() ? r[key].get<std::string>() : r[key].dump();
+        const auto indices = r["indices"].get<std::uint64_t>();
+        const auto base = r.value("baseline_indices", std::uint64_t{0});
+        fmt::print("{:>12} {:>16} {:>16} {:>8.4f}\n", label, indices, base,
+                   base == 0 ? 0.0 : static_cast<double>(indices) / static_cast<double>(base));
+      }
+      return 0;
+    }
     if (options.per_tier) {
       header("tier", "");
       for (const auto& r : tier_rows) print(r, "tier");

@@ -129,6 +129,8 @@ int main(int argc, char** argv) {
       add_command(app, "count", "count positions from the rules, without databases", command, true);
   count->add_flag("--json", command.common.json, "JSON output");
   count->add_flag("--tiers", command.common.per_tier, "a row per tier too");
+  count->add_flag("--sizes", command.common.sizes_only,
+                  "only the index sizes against the game's baseline (fast: no positions enumerated)");
   count->add_option("--threads", command.common.threads, "threads (default: every core)")
       ->check(CLI::Range(1, 1024));
   count->callback([&] { run = [&](gs::cli::Driver& d) { return d.count(command.common, command.pieces); }; });
