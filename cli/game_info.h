@@ -29,8 +29,14 @@ inline nlohmann::json board_json(const Board& board) {
   for (const BoardMark& mark : board.marks) {
     marks.push_back({{"square", mark.square}, {"kind", mark.kind}, {"side", mark.side}});
   }
-  return {{"kind", board.kind},   {"files", board.files}, {"ranks", board.ranks},
-          {"sides", board.sides}, {"pieces", pieces},     {"marks", marks}};
+  nlohmann::json points = nlohmann::json::array();
+  for (const BoardPoint& point : board.points) {
+    points.push_back({{"name", point.name}, {"file", point.file}, {"rank", point.rank}});
+  }
+  nlohmann::json lines = nlohmann::json::array();
+  for (const auto& [from, to] : board.lines) lines.push_back(nlohmann::json::array({from, to}));
+  return {{"kind", board.kind}, {"files", board.files}, {"ranks", board.ranks}, {"sides", board.sides},
+          {"pieces", pieces},   {"marks", marks},       {"points", points},     {"lines", lines}};
 }
 
 template <Game G>
@@ -40,7 +46,7 @@ nlohmann::json describe_game(const G& game) {
                         {"rules", game.rule_text()},
                         {"start", game.position_text(game.start())}};
   if constexpr (HasBoard<G>) {
-    out["board"] = board_json(G::board());
+    out["board"] = board_json(game.board());
   } else {
     out["board"] = nullptr;
   }

@@ -3,8 +3,10 @@
 // its text and this description, so a game's drawing module needs no copy of the rules.
 //
 // kind "grid": files x ranks squares named file letter + rank number ("a1" bottom left,
-// as in the position texts of Jungle Checkers and checkers). Other kinds (the mill
-// boards' points and lines) are added with the games that need them.
+// as in the position texts of Jungle Checkers and checkers).
+// kind "points": the points of a files x ranks grid that the game uses (the mill
+// boards), named the same way, and the line segments drawn between them.
+#include <array>
 #include <string>
 #include <vector>
 
@@ -24,6 +26,13 @@ struct BoardMark {
   int side = 0;      // whose it is
 };
 
+// A point of a "points" board, at file and rank from 0 ("a1": file 0, rank 0).
+struct BoardPoint {
+  std::string name;
+  int file = 0;
+  int rank = 0;
+};
+
 struct Board {
   std::string kind = "grid";
   int files = 0;
@@ -31,6 +40,8 @@ struct Board {
   std::vector<std::string> sides;  // names of the players, first to move first
   std::vector<BoardPiece> pieces;
   std::vector<BoardMark> marks;
+  std::vector<BoardPoint> points;                 // kind "points" only
+  std::vector<std::array<std::string, 2>> lines;  // segments between points, by name
 };
 
 }  // namespace gs

@@ -57,7 +57,7 @@
 //   baseline_size(tier),            the size of a published index for the tier, and
 //   baseline_name()                 whose it is, to print beside ours (count).
 //   board()                         how the board looks (core/board.h), for the
-//                                   explorer page.
+//                                   explorer page; may depend on the variant.
 #include <concepts>
 #include <cstddef>
 #include <optional>
@@ -137,9 +137,10 @@ concept HasBaselineSize = requires(const G& game, Tier tier) {
   { G::baseline_name() } -> std::convertible_to<std::string>;
 };
 
+// Called on the instance: a board may depend on the variant (the mill boards).
 template <class G>
-concept HasBoard = requires {
-  { G::board() } -> std::same_as<Board>;
+concept HasBoard = requires(const G& game) {
+  { game.board() } -> std::same_as<Board>;
 };
 
 }  // namespace gs

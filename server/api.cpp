@@ -125,6 +125,7 @@ nlohmann::json Api::describe(const cli::GameEntry& game) {
                         {"variant", description.at("variant")},
                         {"rules", description.at("rules")},
                         {"start", description.at("start")},
+                        {"board", description.at("board")},
                         {"databases", databases}});
   }
   out["variants"] = variants;

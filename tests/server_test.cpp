@@ -1,7 +1,8 @@
 // The explorer's server: every endpoint of /api/v1/ and every error (400, 404, 405, 413,
 // 414, path escapes), static files, concurrent requests, and `gamesolver serve` as a
 // child process. Fast tests serve a 2-piece database built in-process (3-piece positions
-// are then partly outside the databases, which is tested too); the slow ones build 3
+// are then partly outside the databases, which is tested too), and Five Men's Morris up
+// to 3 stones a side for the mill boards (points and lines); the slow ones build 3
 // pieces, compare every answer with `gamesolver probe --json`, and run a load test.
 #include <arpa/inet.h>
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <chrono>
 #include <filesystem>
@@ -20,12 +22,14 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "cli/position_report.h"
 #include "core/value.h"
 #include "db/database.h"
 #include "games/jungle/jungle.h"
+#include "games/morris/morris.h"
 #include "retro/build.h"
 #include "server/api.h"
 #include "server/load_client.h"
@@ -42,6 +46,7 @@ namespace gs {
 namespace {
 
 using jungle::Jungle;
+using morris::Morris;
 using json = nlohmann::json;
 using test::TempDir;
 namespace fs = std::filesystem;
@@ -55,6 +60,15 @@ void build_databases(const fs::path& data, int pieces) {
   options.solve.quiet = true;
   options.solve.threads = 2;
   retro::build(game, database, pieces, options);
+}
+
+void build_morris_databases(const fs::path& data, const std::string& variant, int stones) {
+  const Morris game = Morris::from_options(variant, {});
+  db::Database database(db::Location::of(game, data));
+  retro::BuildOptions options;
+  options.solve.quiet = true;
+  options.solve.threads = 2;
+  retro::build(game, database, stones, options);
 }
 
 // A web folder with a page, a script, a subfolder, a hidden file, and a symbolic link to
@@ -133,6 +147,7 @@ class ServerTest : public ::testing::Test {
   static void SetUpTestSuite() {
     dir_ = new TempDir();
     build_databases(dir_->path() / "data", 2);
+    build_morris_databases(dir_->path() / "data", "five", 3);
     make_web_folder(dir_->path(), dir_->path() / "secret.txt");
     server::ServerOptions options;
     options.data = dir_->path() / "data";
@@ -192,7 +207,8 @@ int ServerTest::port_ = 0;
 
 TEST_F(ServerTest, GamesListsJungleWithItsVariantsAndDatabases) {
   const json body = get("/api/v1/games", 200);
-  ASSERT_EQ(body.at("games").size(), 1U);
+  ASSERT_EQ(body.at("games").size(), 2U);
+  EXPECT_EQ(body["games"][1].at("name"), "morris");
   const json& jungle = body["games"][0];
   EXPECT_EQ(jungle.at("name"), "jungle");
   EXPECT_EQ(jungle.at("default_variant"), "standard");
@@ -202,8 +218,11 @@ TEST_F(ServerTest, GamesListsJungleWithItsVariantsAndDatabases) {
   EXPECT_EQ(jungle.at("board").at("ranks"), 7);
   EXPECT_EQ(jungle.at("board").at("pieces").size(), 8U);
   EXPECT_EQ(jungle.at("board").at("marks").size(), 2U);
+  EXPECT_EQ(jungle.at("board").at("kind"), "grid");
+  EXPECT_TRUE(jungle.at("board").at("points").empty());
   ASSERT_EQ(jungle.at("variants").size(), 1U);
   const json& standard = jungle["variants"][0];
+  EXPECT_EQ(standard.at("board"), jungle.at("board"));
   EXPECT_EQ(standard.at("name"), "standard");
   EXPECT_EQ(standard.at("rules"), "");
   EXPECT_EQ(standard.at("databases").at("directory"), "standard");
@@ -216,6 +235,97 @@ TEST_F(ServerTest, OneGameByName) {
   const json body = get("/api/v1/games/jungle", 200);
   EXPECT_EQ(body.at("name"), "jungle");
   EXPECT_EQ(body, get("/api/v1/games", 200).at("games")[0]);
+}
+
+// The mill boards are points and lines, and each variant has its own board: Nine Men's
+// Morris on a 7x7 grid (24 points, 16 lines of 3 = 32 segments), Five Men's Morris on
+// 5x5 (16 points; 8 sides of 3 and 4 joins = 20 segments).
+TEST_F(ServerTest, MorrisBoardsArePointsAndLines) {
+  const json body = get("/api/v1/games/morris", 200);
+  EXPECT_EQ(body.at("default_variant"), "standard");
+  EXPECT_EQ(body.at("start"), "W: B: w 9 9");
+  ASSERT_EQ(body.at("variants").size(), 2U);
+  EXPECT_EQ(body["variants"][0].at("name"), "standard");
+  EXPECT_EQ(body["variants"][0].at("board"), body.at("board"));
+  EXPECT_EQ(body["variants"][1].at("name"), "five");
+  EXPECT_EQ(body["variants"][1].at("start"), "W: B: w 5 5");
+  EXPECT_EQ(body["variants"][1].at("databases").at("complete_pieces"), 3);
+  struct Expected {
+    const json& board;
+    const char* variant;
+    int grid;
+    std::size_t points;
+    std::size_t segments;
+  };
+  for (const Expected& expected : {Expected{body.at("board"), "standard", 7, 24, 32},
+                                   Expected{body["variants"][1].at("board"), "five", 5, 16, 20}}) {
+    const json& board = expected.board;
+    SCOPED_TRACE(expected.variant);
+    EXPECT_EQ(board.at("kind"), "points");
+    EXPECT_EQ(board.at("files"), expected.grid);
+    EXPECT_EQ(board.at("ranks"), expected.grid);
+    EXPECT_EQ(board.at("sides"), (json{"White", "Black"}));
+    ASSERT_EQ(board.at("pieces").size(), 2U);
+    EXPECT_EQ(board["pieces"][0].at("letter"), "W");
+    EXPECT_EQ(board["pieces"][1].at("side"), 1);
+    const Morris game = Morris::from_options(expected.variant, {});
+    const morris::Geometry& geometry = game.geometry();
+    ASSERT_EQ(board.at("points").size(), expected.points);
+    for (const json& point : board["points"]) {
+      const int p = geometry.point(point.at("name").get<std::string>());
+      ASSERT_GE(p, 0) << point;
+      EXPECT_EQ(point.at("file"), geometry.file(p)) << point;
+      EXPECT_EQ(point.at("rank"), geometry.rank(p)) << point;
+    }
+    // Every segment joins neighbours, and every pair of neighbours is one segment.
+    ASSERT_EQ(board.at("lines").size(), expected.segments);
+    std::set<std::pair<int, int>> segments;
+    for (const json& line : board["lines"]) {
+      ASSERT_EQ(line.size(), 2U) << line;
+      const int a = geometry.point(line[0].get<std::string>());
+      const int b = geometry.point(line[1].get<std::string>());
+      ASSERT_TRUE(a >= 0 && b >= 0) << line;
+      EXPECT_NE(geometry.neighbours(a) >> b & 1U, 0U) << line;
+      segments.insert({std::min(a, b), std::max(a, b)});
+    }
+    std::size_t neighbour_pairs = 0;
+    for (int p = 0; p < geometry.points(); ++p) neighbour_pairs += std::popcount(geometry.neighbours(p));
+    EXPECT_EQ(segments.size(), neighbour_pairs / 2);
+    EXPECT_EQ(segments.size(), expected.segments);
+  }
+}
+
+// A mill position: White places e1, closing a1-c1-e1, and removes either black stone,
+// leaving Black with two stones: a win in 1 by either removal.
+TEST_F(ServerTest, MorrisPositionReport) {
+  const std::string text = "W:a1,c1 B:b2,b4 w 1 1";
+  const std::string target = server::position_target("morris", text, "five");
+  const json body = get(target, 200);
+  const Morris game = Morris::from_options("five", {});
+  db::Database database(db::Location::of(game, dir_->path() / "data"));
+  EXPECT_EQ(body, cli::to_json(game, cli::report_position(game, database, game.parse_position(text))));
+  EXPECT_EQ(body.at("variant"), "five");
+  EXPECT_EQ(body.at("side"), 0);
+  EXPECT_EQ(body.at("value"), (json{{"outcome", "win"}, {"depth", 1}}));
+  ASSERT_GE(body.at("moves").size(), 2U);
+  std::set<std::string> first_two = {body["moves"][0].at("move"), body["moves"][1].at("move")};
+  EXPECT_EQ(first_two, (std::set<std::string>{"e1xb2", "e1xb4"}));
+  EXPECT_EQ(body["moves"][0].at("value"), (json{{"outcome", "win"}, {"depth", 1}}));
+  EXPECT_EQ(body.at("best"), body["moves"][0].at("move"));
+  for (const json& move : body["moves"]) EXPECT_FALSE(move.at("value").is_null()) << move;
+  // The removal played: Black is left with two stones and has lost.
+  const json after = get(target + "&move=e1xb4", 200);
+  EXPECT_EQ(after.at("position"), "W:a1,c1,e1 B:b2 b 0 1");
+  EXPECT_TRUE(after.at("terminal").get<bool>());
+  EXPECT_EQ(after.at("value"), (json{{"outcome", "loss"}, {"depth", 0}}));
+  // A move that closes a mill needs its removal, of a stone of the opponent; the small
+  // board has no d1.
+  EXPECT_NE(get(target + "&move=e1", 400).at("error").get<std::string>().find("closes a mill"),
+            std::string::npos);
+  get(target + "&move=e1xa1", 400);
+  get(server::position_target("morris", "W:d1 B: w 4 5", "five"), 400);
+  // The standard variant has no databases here: no value.
+  EXPECT_TRUE(get(server::position_target("morris", "W:a1,d1 B:b2,d2 w 1 1", ""), 200).at("value").is_null());
 }
 
 TEST_F(ServerTest, OtherVariantsAreListedWhenTheirDirectoryExists) {

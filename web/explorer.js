@@ -12,6 +12,7 @@ const state = {
   variant: null,  // an entry of game.variants
   history: [],    // [{report, move}]: move is the text of the move that led here
   selected: null, // the square of the piece picked for a move
+  pending: null,  // {from, to, moves}: a move that closed a mill, waiting for the stone it removes
   token: 0,       // increases with every navigation; stale answers are dropped
 };
 
@@ -84,6 +85,7 @@ function loadPosition(text) {
     return () => {
       state.history = [{ report, move: null }];
       state.selected = null;
+      state.pending = null;
     };
   });
 }
@@ -96,6 +98,7 @@ function playMove(move) {
     return () => {
       state.history.push({ report: next, move });
       state.selected = null;
+      state.pending = null;
     };
   });
 }
@@ -113,6 +116,7 @@ function takeBack() {
   const side = perfectSide();
   while (side !== null && state.history.length > 1 && current().side === side) state.history.pop();
   state.selected = null;
+  state.pending = null;
   say('');
   render();
 }
@@ -136,26 +140,56 @@ function schedulePerfectPlayer() {
 
 // --- drawing -------------------------------------------------------------------------
 
+// The board of the variant (the mill boards differ between variants).
+function currentBoard() {
+  return state.variant?.board ?? state.game.board;
+}
+
+function currentDrawing() {
+  return drawingFor(state.game.name, currentBoard());
+}
+
+// Every move with the squares it joins: {from, to, remove, move}.
 function moveSquares(report) {
-  const drawing = drawingFor(state.game.name);
+  const drawing = currentDrawing();
   if (!drawing) return [];
-  return report.moves.map((m) => ({ ...drawing.moveSquares(report.position, m.move), move: m }));
+  return report.moves.map((m) => ({ from: null, remove: null, ...drawing.moveSquares(report.position, m.move), move: m }));
+}
+
+// One target per square, coloured by the best move to it (the moves come best first).
+function targetsOf(moves, squareOf, remove = false) {
+  const seen = new Map();
+  for (const m of moves) {
+    const square = squareOf(m);
+    if (!seen.has(square)) seen.set(square, { square, outcome: outcomeOf(m.move.value), remove });
+  }
+  return [...seen.values()];
 }
 
 function renderBoard(report) {
-  const drawing = drawingFor(state.game.name);
+  const drawing = currentDrawing();
   const board = $('board');
-  if (!drawing || !state.game.board) {
+  if (!drawing || !currentBoard()) {
     board.textContent = `No board drawing for ${state.game.name} yet: the moves below still work.`;
     return;
   }
   const entry = state.history[state.history.length - 1];
   const previous = state.history[state.history.length - 2];
   const lastMove = entry.move && previous ? drawing.moveSquares(previous.report.position, entry.move) : null;
-  const targets = moveSquares(report)
-    .filter((m) => state.selected && m.from === state.selected)
-    .map((m) => ({ square: m.to, outcome: outcomeOf(m.move.value) }));
-  drawing.draw(board, state.game.board, report.position, { selected: state.selected, targets, lastMove });
+  // Waiting for a removal: the stones it may take; a piece picked: its destinations;
+  // else the empty squares a piece can be placed on (none in games without placing).
+  let targets;
+  if (state.pending) {
+    targets = targetsOf(state.pending.moves, (m) => m.remove, true);
+  } else if (state.selected) {
+    targets = targetsOf(moveSquares(report).filter((m) => m.from === state.selected), (m) => m.to);
+  } else {
+    targets = targetsOf(moveSquares(report).filter((m) => !m.from), (m) => m.to);
+  }
+  drawing.draw(board, currentBoard(), report.position, {
+    selected: state.pending ? state.pending.from : state.selected, targets, lastMove,
+    pending: state.pending ? state.pending.to : null,
+  });
 }
 
 function renderMoves(report) {
@@ -220,18 +254,38 @@ function render() {
   history.replaceState(null, '', `#${hash}`);
 }
 
+// Clicks play moves: a piece then its destination, or an empty square to place a piece
+// there; a move that also removes a piece (a mill) waits for a click on the piece to remove,
+// among those its moves may remove.
 function onBoardClick(event) {
   const target = event.target.closest('[data-square]');
   const report = current();
   if (!target || !report || report.terminal) return;
   const square = target.dataset.square;
-  const moves = moveSquares(report);
-  if (state.selected) {
-    const move = moves.find((m) => m.from === state.selected && m.to === square);
+  if (state.pending) {
+    const move = state.pending.moves.find((m) => m.remove === square);
+    state.pending = null;
     if (move) {
       playMove(move.move.move);
       return;
     }
+    say('');
+    render();
+    return;
+  }
+  const moves = moveSquares(report);
+  const chosen = moves.filter((m) => m.to === square && (state.selected ? m.from === state.selected : !m.from));
+  const plain = chosen.find((m) => !m.remove);
+  if (plain) {
+    playMove(plain.move.move);
+    return;
+  }
+  if (chosen.length > 0) {
+    state.pending = { from: state.selected, to: square, moves: chosen };
+    state.selected = null;
+    say(`${chosen[0].from ? `${chosen[0].from}-` : ''}${square} closes a mill: click the stone to remove.`);
+    render();
+    return;
   }
   state.selected = moves.some((m) => m.from === square) && square !== state.selected ? square : null;
   render();
@@ -289,8 +343,11 @@ async function main() {
     loadPosition(state.variant.start);
   });
   $('variant').addEventListener('change', () => {
+    const before = JSON.stringify(currentBoard());
     chooseGame(state.game.name, $('variant').value);
-    loadPosition(current()?.position ?? state.variant.start);
+    // The position stays where the board does (a mill variant may have another board).
+    const same = before === JSON.stringify(currentBoard());
+    loadPosition(same ? (current()?.position ?? state.variant.start) : state.variant.start);
   });
 
   try {

@@ -3,7 +3,10 @@
 // starts `gamesolver serve` on them, pastes a 3-piece position into the page, plays
 // moves by the move list and by clicking the board, takes one back, lets the perfect
 // player answer, and checks every value the page shows against `gamesolver probe
-// --json`. Saves a screenshot. Exits 77 (skipped) only when Chromium cannot start.
+// --json`. Then the same for a mill game (Five Men's Morris, 5 stones a side, built
+// whole): placing by clicking points, a placement and a slide that close a mill with the
+// stone to remove chosen by a click, and the stones in hand. Saves a screenshot of
+// each. Exits 77 (skipped) only when Chromium cannot start.
 //
 //   node tests/browser/explorer_test.mjs --binary build/gamesolver --web web --out build
 import { spawn, execFileSync } from 'node:child_process';
@@ -11,6 +14,7 @@ import { mkdtempSync, rmSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { moveSquares } from '../../web/games/jungle.js';
+import { moveSquares as millMoveSquares } from '../../web/games/mill.js';
 
 const SKIP = 77;
 const CHROMIUM = '/usr/bin/chromium';
@@ -18,6 +22,8 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 // Three pieces: White's dog and tiger against Black's dog, White to move.
 const START = '7/2t1d2/7/7/7/2D4/7 w';
+const JUNGLE = { game: 'jungle', variant: null };
+const FIVE = { game: 'morris', variant: 'five' };
 
 function argument(name, fallback) {
   const at = process.argv.indexOf(name);
@@ -40,9 +46,10 @@ function valueText(value) {
   return `${value.outcome} in ${value.depth}`;
 }
 
-function probe(data, position) {
-  const text = execFileSync(binary, ['probe', 'jungle', position, '--json', '--data', data], { encoding: 'utf8' });
-  return JSON.parse(text);
+function probe(data, position, { game, variant } = JUNGLE) {
+  const args = ['probe', game, position, '--json', '--data', data];
+  if (variant) args.push('--variant', variant);
+  return JSON.parse(execFileSync(binary, args, { encoding: 'utf8' }));
 }
 
 function startServer(data) {
@@ -73,9 +80,9 @@ async function loadPlaywright() {
 }
 
 // The page shows the report of the position exactly as the probe gives it.
-async function expectShown(page, data, position) {
+async function expectShown(page, data, position, game = JUNGLE) {
   await page.waitForSelector(`body[data-position="${position}"]`, { timeout: 15000 });
-  const expected = probe(data, position);
+  const expected = probe(data, position, game);
   const value = await page.$eval('#value', (e) => ({ outcome: e.dataset.outcome, depth: e.dataset.depth, text: e.textContent }));
   check(value.outcome === (expected.value ? expected.value.outcome : 'unknown'),
     `${position}: value ${value.outcome}, probe ${JSON.stringify(expected.value)}`);
@@ -98,6 +105,111 @@ async function expectShown(page, data, position) {
   return expected;
 }
 
+// The move of a report by its text.
+function moveOf(report, text) {
+  const move = report.moves.find((m) => m.move === text);
+  check(move !== undefined, `${report.position}: ${text} is a legal move`);
+  return move;
+}
+
+// The coloured targets on the board: point -> outcome.
+async function shownTargets(page) {
+  const targets = await page.$$eval('[data-target]', (nodes) => nodes.map((n) => [n.dataset.target, n.dataset.outcome]));
+  return new Map(targets);
+}
+
+// Every target carries the outcome of the best move it stands for (moves come best first).
+function checkTargets(report, targets, squareOf, what) {
+  const expected = new Map();
+  for (const m of report.moves) {
+    const square = squareOf(millMoveSquares(report.position, m.move), m);
+    if (square && !expected.has(square)) expected.set(square, m.value ? m.value.outcome : 'unknown');
+  }
+  check(targets.size === expected.size, `${report.position}: ${targets.size} ${what} shown, ${expected.size} expected`);
+  for (const [square, outcome] of expected) {
+    check(targets.get(square) === outcome, `${report.position}: ${what} ${square} is ${targets.get(square)}, ` +
+      `probe ${outcome}`);
+  }
+}
+
+async function stonesInHand(page) {
+  return page.$$eval('[data-hand]', (nodes) => nodes.map((n) => Number(n.dataset.count)));
+}
+
+// Five Men's Morris: the game and variant chosen in the page, placements by clicking,
+// a mill closed by a placement and by a slide, each removal chosen by clicking the stone.
+async function millGame(page, data) {
+  // The game, then the variant: another board, so the page goes to the variant's start.
+  await page.selectOption('#game', 'morris');
+  await expectShown(page, data, 'W: B: w 9 9', { game: 'morris', variant: null });
+  check(await page.$$eval('[data-square]', (n) => n.length) === 24, 'Nine Men\'s Morris has 24 points');
+  await page.selectOption('#variant', 'five');
+  let report = await expectShown(page, data, 'W: B: w 5 5', FIVE);
+  check(report.value !== null, 'the start of Five Men\'s Morris is in the databases');
+  check(await page.$$eval('[data-square]', (n) => n.length) === 16, 'Five Men\'s Morris has 16 points');
+  check(await page.$$eval('#board svg line', (n) => n.length) === 20, 'the small board has 20 segments');
+  const hands = await stonesInHand(page);
+  check(hands.length === 2 && hands.every((h) => h === 5), `5 stones in each hand: ${hands}`);
+  check(await page.$('[data-to-move="0"]') !== null, 'White is to move on the board');
+
+  // Placements by clicking empty points: every empty point is a target, coloured by its value.
+  checkTargets(report, await shownTargets(page), (m) => (m.from ? null : m.to), 'placements');
+  for (const point of ['a1', 'b2', 'c1', 'b4']) {
+    const move = moveOf(report, point);
+    await page.click(`[data-square="${point}"]`);
+    report = await expectShown(page, data, move.position, FIVE);
+    check(await page.$(`[data-piece][data-at="${point}"]`) !== null, `a stone on ${point}`);
+  }
+  check(report.position === 'W:a1,c1 B:b2,b4 w 3 3', `after four placements: ${report.position}`);
+  check(await page.$('[data-to-move="0"]') !== null, 'White is to move again');
+  check((await stonesInHand(page)).join() === '3,3', 'three stones in each hand');
+
+  // e1 closes a1-c1-e1: nothing is played until the stone to remove is clicked, and the
+  // stones it may remove are coloured by the value of each removal.
+  await page.click('[data-square="e1"]');
+  await page.waitForSelector('[data-pending="e1"]');
+  check(await page.$eval('body', (b) => b.dataset.position) === report.position, 'the mill waits for its removal');
+  check((await page.$eval('#message', (e) => e.textContent)).includes('closes a mill'), 'the page asks for a removal');
+  checkTargets(report, await shownTargets(page), (m) => (!m.from && m.to === 'e1' ? m.remove : null), 'removals');
+  await page.screenshot({ path: join(out, 'explorer-morris.png') });
+  const removal = moveOf(report, 'e1xb4');
+  await page.click('[data-square="b4"]');
+  report = await expectShown(page, data, removal.position, FIVE);
+  check(await page.$('[data-piece][data-at="b4"]') === null, 'the stone on b4 is gone');
+  check(await page.$('[data-removed="b4"]') !== null, 'the last move marks the removed stone');
+  check(await page.$('[data-to-move="1"]') !== null, 'Black is to move');
+
+  // A click elsewhere while a removal is asked for cancels the move.
+  const sliding = 'W:a1,c1,e3 B:b2,b4,d4 w 0 0';
+  await page.fill('#position-text', sliding);
+  await page.click('#load');
+  report = await expectShown(page, data, sliding, FIVE);
+  check((await stonesInHand(page)).join() === '0,0', 'no stones in hand');
+  check((await shownTargets(page)).size === 0, 'no placements without stones in hand');
+  await page.click('[data-square="e3"]');
+  checkTargets(report, await shownTargets(page), (m) => (m.from === 'e3' ? m.to : null), 'destinations of e3');
+  await page.click('[data-square="e1"]');
+  await page.waitForSelector('[data-pending="e1"]');
+  checkTargets(report, await shownTargets(page), (m) => (m.from === 'e3' && m.to === 'e1' ? m.remove : null),
+    'removals');
+  await page.click('[data-square="c1"]');  // White's own stone: no removal
+  await page.waitForSelector('[data-pending]', { state: 'detached' });
+  check(await page.$eval('body', (b) => b.dataset.position) === sliding, 'a cancelled removal plays nothing');
+
+  // The slide e3-e1 with the removal of d4, then taken back; then a plain slide.
+  const slide = moveOf(report, 'e3-e1xd4');
+  await page.click('[data-square="e3"]');
+  await page.click('[data-square="e1"]');
+  await page.click('[data-square="d4"]');
+  await expectShown(page, data, slide.position, FIVE);
+  await page.click('#takeback');
+  report = await expectShown(page, data, sliding, FIVE);
+  const plain = moveOf(report, 'e3-e5');
+  await page.click('[data-square="e3"]');
+  await page.click('[data-square="e5"]');
+  await expectShown(page, data, plain.position, FIVE);
+}
+
 async function main() {
   if (!existsSync(binary)) throw new Error(`no gamesolver binary at ${binary}`);
   const { chromium } = await loadPlaywright();
@@ -107,6 +219,8 @@ async function main() {
   let context = null;
   try {
     execFileSync(binary, ['build', 'jungle', '--pieces', '3', '--data', data, '--quiet'], { stdio: 'ignore' });
+    execFileSync(binary, ['build', 'morris', '--variant', 'five', '--pieces', '5', '--data', data, '--quiet'],
+      { stdio: 'ignore' });
     const started = await startServer(data);
     server = started.server;
     try {
@@ -187,9 +301,13 @@ async function main() {
     await page.waitForSelector('#message.error', { timeout: 15000 });
     check(await page.$eval('body', (b) => b.dataset.position) === before, 'a bad paste keeps the position');
     await page.fill('#position-text', before);
-
     check(afterClick.position === clicked.position, 'the clicked move was played');
-    console.log(`explorer browser test: ${checks} checks passed; screenshot ${join(out, 'explorer.png')}`);
+
+    problems.length = 0;
+    await millGame(page, data);
+    check(problems.length === 0, `no errors in the page (mill game): ${problems.join('; ')}`);
+    console.log(`explorer browser test: ${checks} checks passed; screenshots ${join(out, 'explorer.png')}, ` +
+      `${join(out, 'explorer-morris.png')}`);
     return 0;
   } finally {
     if (context) await context.close();

@@ -2,20 +2,24 @@
 // exports:
 //
 //   draw(container, board, positionText, highlights)
-//       draws the position into the container as SVG; board is the game's board from
-//       /api/v1/games; highlights is {selected, targets: [{square, outcome}], lastMove:
-//       {from, to}}. Every square carries data-square="<name>" so that clicks can be
-//       read back; a square with a piece also carries data-piece="<letter>".
-//   moveSquares(positionText, moveText) -> {from, to}
-//       the squares a move joins, for playing by clicking a piece and its destination.
+//       draws the position into the container as SVG; board is the variant's board from
+//       /api/v1/games; highlights is {selected, targets: [{square, outcome, remove}],
+//       lastMove: {from, to, remove}, pending}. Every square (or point) carries
+//       data-square="<name>" so that clicks can be read back; a piece is drawn with
+//       data-piece="<letter>" and data-at="<square>".
+//   moveSquares(positionText, moveText) -> {from, to, remove}
+//       the squares a move joins (from null for a placement) and the square of a piece it
+//       removes besides (null for none), for playing by clicking.
 //   sideOfPiece(board, letter) -> 0 | 1
 //
-// Jungle Checkers is drawn today; the mill boards and checkers get their modules when
-// those games join the engine's registry.
+// A game's own module is used where there is one, else the module of its board's kind:
+// Jungle Checkers by name, the mill boards (kind "points") by kind.
 import * as jungle from './jungle.js';
+import * as mill from './mill.js';
 
-const modules = { jungle };
+const byGame = { jungle };
+const byKind = { points: mill };
 
-export function drawingFor(gameName) {
-  return modules[gameName] ?? null;
+export function drawingFor(gameName, board) {
+  return byGame[gameName] ?? byKind[board?.kind] ?? null;
 }
