@@ -134,8 +134,9 @@ const Geometry::Classes& Geometry::build_classes(int count) const {
     result.entry.assign(binomial(points_, count), 0);
     if (count == 0) {
       result.representative.push_back(0);
-      result.symmetric.push_back(symmetries() > 1);
-      result.entry[0] = result.symmetric[0] ? 1U : 0U;
+      const std::uint32_t all = symmetries() == 32 ? ~0U : (1U << symmetries()) - 1;
+      result.stabilizer.push_back(all & ~1U);
+      result.entry[0] = result.stabilizer[0] != 0 ? 1U : 0U;
       return;
     }
     // Sets in increasing order (Gosper's hack), which is colex order: a class's smallest
@@ -144,25 +145,25 @@ const Geometry::Classes& Geometry::build_classes(int count) const {
     for (std::uint32_t set = (1U << count) - 1; set <= full_; ++rank) {
       std::uint32_t smallest = set;
       int to_smallest = 0;
-      int fixers = 0;
+      std::uint32_t fixers = 0;
       for (int op = 0; op < symmetries(); ++op) {
         const std::uint32_t image = apply(op, set);
         if (image < smallest) {
           smallest = image;
           to_smallest = op;
         }
-        fixers += image == set ? 1 : 0;
+        if (image == set && op != 0) fixers |= 1U << op;
       }
       std::uint32_t id = 0;
       if (smallest == set) {
         id = static_cast<std::uint32_t>(result.representative.size());
         result.representative.push_back(set);
-        result.symmetric.push_back(fixers > 1);
+        result.stabilizer.push_back(fixers);
       } else {
         id = result.entry[colex_rank(smallest)] >> 6;
       }
       result.entry[rank] =
-          id << 6 | static_cast<std::uint32_t>(to_smallest) << 1 | (result.symmetric[id] ? 1U : 0U);
+          id << 6 | static_cast<std::uint32_t>(to_smallest) << 1 | (result.stabilizer[id] != 0 ? 1U : 0U);
       const std::uint32_t low = set & (~set + 1);
       const std::uint32_t ripple = set + low;
       set = (((ripple ^ set) >> 2) / low) | ripple;

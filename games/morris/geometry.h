@@ -103,8 +103,10 @@ class Geometry {
   // their smallest member (the representative).
   struct Classes {
     std::vector<std::uint32_t> representative;  // by class
-    std::vector<bool> symmetric;                // the representative has a symmetry
-    // By colex rank of a set: class << 6 | op << 1 | symmetric, where op maps the set
+    // By class: the symmetries other than the identity that fix the representative, a
+    // bit per symmetry (0 for most classes).
+    std::vector<std::uint32_t> stabilizer;
+    // By colex rank of a set: class << 6 | op << 1 | (stabilizer != 0), where op maps the set
     // onto its class's representative.
     std::vector<std::uint32_t> entry;
   };

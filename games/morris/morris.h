@@ -204,15 +204,29 @@ class Morris {
 inline Index Morris::sector_index(std::uint32_t white, std::uint32_t black) const {
   const int w = std::popcount(white);
   const Geometry::Classes& classes = geometry_.classes(w);
-  const std::uint32_t entry = classes.entry[colex_rank(white)];
+  // The successors of a position by moves without removal share the side to move's
+  // stones: the last set looked up is kept per thread.
+  struct Last {
+    const Geometry::Classes* classes = nullptr;
+    std::uint32_t white = 0;
+    std::uint32_t entry = 0;
+  };
+  thread_local Last last;
+  std::uint32_t entry = 0;
+  if (last.classes == &classes && last.white == white) {
+    entry = last.entry;
+  } else {
+    entry = classes.entry[colex_rank(white)];
+    last = {&classes, white, entry};
+  }
   const std::uint32_t id = entry >> 6;
   const int op = static_cast<int>(entry >> 1 & 31U);
   const std::uint32_t rep = classes.representative[id];
   std::uint32_t mapped = geometry_.apply(op, black);
   if ((entry & 1U) != 0) {
     const std::uint32_t base = mapped;
-    for (int h = 1; h < geometry_.symmetries(); ++h) {
-      if (geometry_.apply(h, rep) == rep) mapped = std::min(mapped, geometry_.apply(h, base));
+    for (std::uint32_t h = classes.stabilizer[id]; h != 0; h &= h - 1) {
+      mapped = std::min(mapped, geometry_.apply(std::countr_zero(h), base));
     }
   }
   // Colex rank of Black's set among the free points.
@@ -250,10 +264,8 @@ inline std::optional<Position> Morris::sector_position(const Sector& s, Index in
     rest -= binomial(x, k);
     black |= 1U << free[x];
   }
-  if (classes.symmetric[id]) {
-    for (int h = 1; h < geometry_.symmetries(); ++h) {
-      if (geometry_.apply(h, rep) == rep && geometry_.apply(h, black) < black) return std::nullopt;
-    }
+  for (std::uint32_t h = classes.stabilizer[id]; h != 0; h &= h - 1) {
+    if (geometry_.apply(std::countr_zero(h), black) < black) return std::nullopt;
   }
   Position pos;
   pos.stones = {rep, black};
