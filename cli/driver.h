@@ -42,6 +42,14 @@ struct CommonOptions {
   std::string codec = "auto";
 };
 
+// `gamesolver solve`: the search (search/solve.h) and its limits.
+struct SolveRequest {
+  std::string algorithm = "df-pn";  // df-pn, pns or alphabeta
+  std::string question = "value";   // win, draw or value
+  double seconds = 60;              // 0: no time limit
+  double memory_gib = 1.0;          // the search's tables (and PNS's tree)
+};
+
 class Driver {
  public:
   virtual ~Driver() = default;
@@ -54,6 +62,8 @@ class Driver {
   virtual int count(const CommonOptions& options, int pieces) = 0;
   virtual int play(const CommonOptions& options, const std::optional<std::string>& from,
                    const std::string& human) = 0;
+  virtual int solve(const CommonOptions& options, const SolveRequest& request,
+                    const std::string& position) = 0;
 
   // For the server (server/): the game, its variant, start position and board; the
   // databases present under a data directory; where they are; and the report of a

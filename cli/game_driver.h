@@ -14,6 +14,7 @@
 #include "cli/driver.h"
 #include "cli/game_info.h"
 #include "cli/position_report.h"
+#include "cli/solve_command.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "core/parallel.h"
@@ -504,6 +505,10 @@ class GameDriver final : public Driver {
       fmt::print("gamesolver plays {} ({})\n", game_.move_text(pos, *best), best_value->to_string());
       pos = game_.play(pos, *best);
     }
+  }
+
+  int solve(const CommonOptions& options, const SolveRequest& request, const std::string& position) override {
+    return solve_command(game_, options, request, position);
   }
 
   nlohmann::json describe() const override { return describe_game(game_); }

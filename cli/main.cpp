@@ -1,6 +1,6 @@
 // gamesolver: builds, probes, verifies and plays from endgame databases of two-player
-// games. Every failure a user can cause ends with one line "gamesolver: error: ..." on
-// stderr and a non-zero exit.
+// games, and proves the values of positions beyond them by search. Every failure a user
+// can cause ends with one line "gamesolver: error: ..." on stderr and a non-zero exit.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
@@ -28,6 +28,7 @@ struct Command {
   std::string position;
   std::optional<std::string> from;
   std::string human = "auto";
+  gs::cli::SolveRequest solve;
 };
 
 std::string games_help() {
@@ -59,7 +60,8 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"gamesolver: endgame databases by retrograde analysis, probing, verification and play"};
+  CLI::App app{
+      "gamesolver: endgame databases by retrograde analysis, probing, verification and play; proof search"};
   app.footer(games_help());
   app.require_subcommand(1);
   Command command;
@@ -142,6 +144,29 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"white", "black", "auto"}));
   play->callback(
       [&] { run = [&](gs::cli::Driver& d) { return d.play(command.common, command.from, command.human); }; });
+
+  CLI::App* solve =
+      add_command(app, "solve",
+                  "prove the value of a position by search (df-pn, PNS or alpha-beta), probing the databases",
+                  command, false);
+  solve->add_option("position", command.position, "position text, or 'start'")->required();
+  solve->add_option("--algorithm", command.solve.algorithm, "df-pn, pns or alphabeta")->capture_default_str();
+  solve
+      ->add_option("--question", command.solve.question,
+                   "win (is it a win for the side to move?), draw (is it at least a draw?) or value (both)")
+      ->capture_default_str();
+  solve->add_option("--time", command.solve.seconds, "time limit in seconds (0: none)")
+      ->capture_default_str();
+  solve->add_option("--memory", command.solve.memory_gib, "memory for the search's tables and tree, in GiB")
+      ->capture_default_str();
+  solve
+      ->add_option("--threads", command.common.threads,
+                   "accepted for the future: the search runs on one thread")
+      ->check(CLI::Range(1, 1024));
+  solve->add_flag("--json", command.common.json, "JSON output");
+  solve->callback([&] {
+    run = [&](gs::cli::Driver& d) { return d.solve(command.common, command.solve, command.position); };
+  });
 
   gs::server::ServeCommand serve(app);
 

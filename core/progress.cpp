@@ -54,9 +54,10 @@ void Progress::report(bool final_line) {
     const std::lock_guard lock(mutex_);
     stage = stage_;
   }
-  std::string line = fmt::format("{}{}{}: {}/{}", label_, stage.empty() ? "" : " ", stage, done, total_);
-  if (total_ > 0) {
-    line += fmt::format(" ({:.1f}%)", 100.0 * static_cast<double>(done) / static_cast<double>(total_));
+  std::string line = fmt::format("{}{}{}: {}", label_, stage.empty() ? "" : " ", stage, done);
+  if (total_ > 0) {  // 0: no known total
+    line +=
+        fmt::format("/{} ({:.1f}%)", total_, 100.0 * static_cast<double>(done) / static_cast<double>(total_));
   }
   line += fmt::format(", {:.2f}M/s", rate / 1e6);
   if (final_line) {

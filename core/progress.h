@@ -14,7 +14,7 @@ namespace gs {
 
 class Progress {
  public:
-  Progress(std::string label, std::uint64_t total, bool quiet);
+  Progress(std::string label, std::uint64_t total, bool quiet);  // total 0: not known
   ~Progress();
   Progress(const Progress&) = delete;
   Progress& operator=(const Progress&) = delete;

@@ -29,6 +29,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -261,6 +262,35 @@ class Jungle {
       if (square != kNone && file_of(square) != 3) return false;
     }
     return true;
+  }
+
+  // For the search (search/hooks.h): captures, and a heuristic that orders moves (never
+  // a value): material, then the nearest piece's distance to the opponent's den against
+  // the opponent's nearest piece's distance to ours.
+  [[nodiscard]] static bool is_capture(const Position& pos, const Move& move) {
+    (void)pos;
+    return move.captured != kNone;
+  }
+  [[nodiscard]] static int evaluate(const Position& pos) {
+    constexpr std::array<int, 4> kWorth = {6, 4, 7, 9};  // R D T E: the rat takes the elephant
+    int material = 0;
+    int mine = 2 * kFiles;
+    int theirs = 2 * kFiles;
+    for (int piece = 0; piece < kPieceKinds; ++piece) {
+      const int square = pos.square[piece];
+      if (square == kNone) continue;
+      const int den = den_of(colour_of(piece) ^ 1);
+      const int distance =
+          std::abs(file_of(square) - file_of(den)) + std::abs(rank_of(square) - rank_of(den));
+      if (colour_of(piece) == pos.side) {
+        material += kWorth[static_cast<std::size_t>(strength_of(piece))];
+        mine = std::min(mine, distance);
+      } else {
+        material -= kWorth[static_cast<std::size_t>(strength_of(piece))];
+        theirs = std::min(theirs, distance);
+      }
+    }
+    return 4 * material + theirs - mine;
   }
 
   // Symmetries: the mirror image, the colour-flipped position and both.

@@ -1,0 +1,131 @@
+#pragma once
+// The table of proof-number search (df-pn's, and PNS's table of solved positions).
+//
+//   bucket (128 bytes) = 4 entries of 32 bytes:
+//   +--------------+---------------+--------+----------+--------+------------+--------+
+//   | key (64)     | line (64)     | proof  | disproof | work   | dependency | best   |
+//   | position and | 0, or the     | uint32 | uint32   | uint32 | uint16     | uint16 |
+//   | question     | line's hash   |        |          |        |            |        |
+//   +--------------+---------------+--------+----------+--------+------------+--------+
+//
+// An entry holds the proof and disproof numbers of one position for one question
+// (search/score.h: the key mixes the threshold in). Entries with line 0 hold what is
+// true wherever the position is met: numbers of unsolved positions (estimates, which
+// only guide the search) and results that depend on no line. A result that depends on
+// the line it was found on (docs/SEARCH.md) is kept apart, under the hash of that line
+// in `line`, with the ply of the earliest position of the line it relied on in
+// `dependency`; it is found again only from the same line.
+//
+// Replacement by work (Nagai's df-pn, Kishimoto's later tables): `work` counts the nodes
+// searched below the entry; a full bucket gives up its entry of least work. When the
+// table fills past 90%, a garbage collection empties the entries of least work, about
+// half of them, so that the expensive results survive a long search.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cstdint>
+
+#include "search/key.h"
+#include "search/report.h"
+#include "search/zeroed.h"
+
+namespace gs::search {
+
+class ProofTable {
+ public:
+  struct Entry {
+    std::uint64_t key = 0;  // 0: empty
+    std::uint64_t line = 0;
+    std::uint32_t proof = 1;
+    std::uint32_t disproof = 1;
+    std::uint32_t work = 0;
+    std::uint16_t dependency = 0;
+    std::uint16_t best = 0;  // the tag of the best child (search/key.h), 0: none
+    [[nodiscard]] bool solved() const { return proof == 0 || disproof == 0; }
+  };
+  static_assert(sizeof(Entry) == 32);
+  static constexpr std::size_t kWays = 4;
+
+  explicit ProofTable(std::uint64_t bytes) {
+    std::uint64_t buckets = 1;
+    while (buckets * 2 * kWays * sizeof(Entry) <= bytes) buckets *= 2;
+    mask_ = buckets - 1;
+    entries_ = zeroed<Entry>(buckets * kWays);
+  }
+
+  // The key of a position's entry for the question "value >= threshold?".
+  static std::uint64_t question_key(std::uint64_t position_key, Score threshold) {
+    const std::uint64_t k = mix(position_key ^ (static_cast<std::uint64_t>(threshold + kMate + 1) << 17));
+    return k == 0 ? 1 : k;
+  }
+
+  [[nodiscard]] const Entry* find(std::uint64_t key, std::uint64_t line) const {
+    const Entry* bucket = bucket_of(key, line);
+    for (std::size_t way = 0; way < kWays; ++way) {
+      if (bucket[way].key == key && bucket[way].line == line) return &bucket[way];
+    }
+    return nullptr;
+  }
+
+  void store(const Entry& entry) {
+    Entry* bucket = bucket_of(entry.key, entry.line);
+    Entry* slot = nullptr;
+    for (std::size_t way = 0; way < kWays; ++way) {
+      if (bucket[way].key == entry.key && bucket[way].line == entry.line) {
+        slot = &bucket[way];
+        break;
+      }
+    }
+    if (slot == nullptr) {
+      for (std::size_t way = 0; way < kWays; ++way) {
+        Entry& candidate = bucket[way];
+        if (candidate.key == 0) {
+          slot = &candidate;
+          ++used_;
+          break;
+        }
+        if (slot == nullptr || candidate.work < slot->work) slot = &candidate;
+      }
+    }
+    *slot = entry;
+    if (used_ * 10 >= capacity() * 9) collect();
+  }
+
+  // Empties the entries of least work: those whose work has at most as many bits as the
+  // median entry's.
+  void collect() {
+    std::array<std::uint64_t, 34> by_bits{};
+    const std::uint64_t n = capacity();
+    for (std::uint64_t i = 0; i < n; ++i) {
+      if (entries_[i].key != 0) ++by_bits[std::bit_width(entries_[i].work)];
+    }
+    std::uint64_t seen = 0;
+    std::size_t limit = 0;
+    while (limit + 1 < by_bits.size() && (seen += by_bits[limit]) < used_ / 2) ++limit;
+    for (std::uint64_t i = 0; i < n; ++i) {
+      Entry& entry = entries_[i];
+      if (entry.key != 0 && std::bit_width(entry.work) <= limit) {
+        entry = Entry{};
+        --used_;
+      }
+    }
+    ++collections_;
+  }
+
+  [[nodiscard]] std::uint64_t used() const { return used_; }
+  [[nodiscard]] std::uint64_t capacity() const { return (mask_ + 1) * kWays; }
+  [[nodiscard]] std::uint64_t bytes() const { return capacity() * sizeof(Entry); }
+  [[nodiscard]] std::uint64_t collections() const { return collections_; }
+
+ private:
+  Entry* bucket_of(std::uint64_t key, std::uint64_t line) const {
+    return &entries_[((key ^ mix(line)) & mask_) * kWays];
+  }
+
+  std::uint64_t mask_ = 0;
+  Zeroed<Entry> entries_;
+  std::uint64_t used_ = 0;
+  std::uint64_t collections_ = 0;
+};
+
+}  // namespace gs::search
