@@ -64,6 +64,10 @@ class Driver {
                    const std::string& human) = 0;
   virtual int solve(const CommonOptions& options, const SolveRequest& request,
                     const std::string& position) = 0;
+  // `gamesolver perft`: the leaf count of the move tree to `depth` plies from a position
+  // (terminal positions end a line), per first move with `divide`.
+  virtual int perft(const CommonOptions& options, const std::optional<std::string>& from, int depth,
+                    bool divide) = 0;
 
   // For the server (server/): the game, its variant, start position and board; the
   // databases present under a data directory; where they are; and the report of a

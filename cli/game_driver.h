@@ -511,6 +511,52 @@ class GameDriver final : public Driver {
     return solve_command(game_, options, request, position);
   }
 
+  int perft(const CommonOptions& options, const std::optional<std::string>& from, int depth,
+            bool divide) override {
+    const Position pos = from ? game_.parse_position(*from) : game_.start();
+    const auto start = std::chrono::steady_clock::now();
+    std::uint64_t total = 0;
+    nlohmann::json rows = nlohmann::json::array();
+    if (divide && depth > 0 && !game_.terminal(pos)) {
+      MoveList<G> moves;
+      game_.moves(pos, moves);
+      for (const Move& move : moves) {
+        const std::uint64_t count = perft_count(game_.play(pos, move), depth - 1);
+        total += count;
+        rows.push_back({{"move", game_.move_text(pos, move)}, {"nodes", count}});
+        if (!options.json) fmt::print("{:<12} {}\n", game_.move_text(pos, move), count);
+      }
+    } else {
+      total = perft_count(pos, depth);
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (options.json) {
+      nlohmann::json out = {{"game", std::string(G::kName)},
+                            {"position", game_.position_text(pos)},
+                            {"depth", depth},
+                            {"nodes", total},
+                            {"seconds", seconds}};
+      if (divide) out["moves"] = rows;
+      fmt::print("{}\n", out.dump(2));
+    } else {
+      fmt::print("perft {} from {} depth {}: {} nodes in {:.3f}s\n", G::kName, game_.position_text(pos),
+                 depth, total, seconds);
+    }
+    return 0;
+  }
+
+  // The leaves of the move tree below pos at `depth` plies; a terminal position ends a line.
+  std::uint64_t perft_count(const Position& pos, int depth) const {
+    if (depth == 0) return 1;
+    if (game_.terminal(pos)) return 0;
+    MoveList<G> moves;
+    game_.moves(pos, moves);
+    if (depth == 1) return moves.size();
+    std::uint64_t total = 0;
+    for (const Move& move : moves) total += perft_count(game_.play(pos, move), depth - 1);
+    return total;
+  }
+
   nlohmann::json describe() const override { return describe_game(game_); }
   nlohmann::json databases(const std::filesystem::path& data) const override {
     return databases_present(game_, db::Location::of(game_, data));

@@ -29,6 +29,8 @@ struct Command {
   std::optional<std::string> from;
   std::string human = "auto";
   gs::cli::SolveRequest solve;
+  int depth = 1;
+  bool divide = false;
 };
 
 std::string games_help() {
@@ -166,6 +168,18 @@ int main(int argc, char** argv) {
   solve->add_flag("--json", command.common.json, "JSON output");
   solve->callback([&] {
     run = [&](gs::cli::Driver& d) { return d.solve(command.common, command.solve, command.position); };
+  });
+
+  CLI::App* perft = add_command(
+      app, "perft", "count the leaves of the move tree to a depth (checks move generation)", command, false);
+  perft->add_option("--from", command.from, "from this position (default: the start)");
+  perft->add_option("--depth", command.depth, "plies")->required()->check(CLI::Range(0, 64));
+  perft->add_flag("--divide", command.divide, "the count below each first move too");
+  perft->add_flag("--json", command.common.json, "JSON output");
+  perft->callback([&] {
+    run = [&](gs::cli::Driver& d) {
+      return d.perft(command.common, command.from, command.depth, command.divide);
+    };
   });
 
   gs::server::ServeCommand serve(app);

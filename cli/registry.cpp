@@ -2,6 +2,7 @@
 #include "cli/driver.h"
 #include "cli/game_driver.h"
 #include "core/error.h"
+#include "games/checkers/checkers.h"
 #include "games/jungle/jungle.h"
 #include "games/morris/morris.h"
 
@@ -10,6 +11,7 @@ namespace gs::cli {
 const std::vector<GameEntry>& registered_games() {
   static const std::vector<GameEntry> games = {
       entry<jungle::Jungle>("Jungle Checkers (games/jungle.md)"),
+      entry<checkers::Checkers>("English checkers, 8x8 draughts (games/checkers.md)"),
       entry<morris::Morris>("mill games: Nine Men's Morris, Lasker, Morabaraba, Five/Six/Seven (games/morris.md)"),
   };
   return games;

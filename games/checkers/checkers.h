@@ -1,0 +1,459 @@
+#pragma once
+// English checkers (8x8 draughts, games/checkers.md): men move and capture diagonally
+// forward, kings in all four directions; captures are compulsory and a jump sequence
+// continues while it can, except that a man reaching the far row is crowned and the move
+// ends; a side with no piece or no legal move loses.
+//
+// Squares are the standard numbers 1-32 less one (0-31), row by row from Black's side:
+//
+//   row 0:   .  0  .  1  .  2  .  3        Black starts on 0-11 (1-12) and moves down,
+//   row 1:   4  .  5  .  6  .  7  .        towards row 7, where its men are crowned;
+//   ...                                    White starts on 20-31 (21-32) and moves up.
+//   row 7:  28  . 29  . 30  . 31  .
+//
+// Turning the board half round (square s to 31 - s) and swapping the colours and the
+// side to move preserves the value: the only symmetry of the game.
+//
+// Tiers (Lake, Schaeffer & Lu 1993). A slice is seen from the side to move ("mover"):
+// its kings, the other side's kings, its men, the other's men, and the rank (1-7, from
+// each side's own back row; 0 without men) of each side's leading man. A tier is a slice
+// together with its colour-reversed slice: positions of the first with the mover to move
+// (stored as Black to move), then those of the second. A tier is named by the orientation
+// with the smaller code, as Lake's "nbk nwk nbp nwp.LbLw", e.g. 1201.50, with Black the
+// side to move in the first half. Moves that capture, crown, or advance a leading man
+// beyond its rank lead into child tiers: fewer pieces, fewer men, or a higher sum of
+// leading ranks, so the tier graph is acyclic.
+//
+// Index of a position in its slice (Black to move, after colour reversal if needed):
+//
+//   index = ((men(Black) * M(White) + men(White)) * C(f, mk) + kings(mover)) * C(f - mk, ok)
+//           + kings(other)
+//
+// men(side): the colex rank of the side's men among the 4L squares of ranks 1..L less the
+// C(4(L-1), n) combinations without a man on rank L (those rank first in colex order), so
+// every index is a placement with its leading man on rank L. Kings are ranked on the
+// f = 32 - men squares the men leave free, the mover's first. Where the two sides' men
+// regions overlap (Lb + Lw > 8), indices that put two men on one square are holes.
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/error.h"
+#include "core/game.h"
+
+namespace gs::checkers {
+
+inline constexpr int kSquares = 32;
+inline constexpr int kBlack = 0;
+inline constexpr int kWhite = 1;
+inline constexpr int kMaxSteps = 12;  // jumps in one move: at most the opponent's twelve pieces
+inline constexpr std::uint32_t kRow0 = 0x0000000FU;
+inline constexpr std::uint32_t kRow7 = 0xF0000000U;
+
+// The row where a side's men are crowned.
+inline constexpr std::uint32_t crown_row(int side) { return side == kBlack ? kRow7 : kRow0; }
+inline constexpr int row_of(int square) { return square / 4; }
+inline constexpr int column_of(int square) {
+  return row_of(square) % 2 == 0 ? 2 * (square % 4) + 1 : 2 * (square % 4);
+}
+
+// Neighbours and jump landings per square and direction: directions 0 and 1 go down
+// (towards row 7, Black's men's forward), 2 and 3 up (White's men's forward); -1 off board.
+struct Geometry {
+  std::array<std::array<std::int8_t, 4>, kSquares> step{};
+  std::array<std::array<std::int8_t, 4>, kSquares> jump{};
+  constexpr Geometry() {
+    constexpr std::array<int, 4> kRowDelta = {1, 1, -1, -1};
+    constexpr std::array<int, 4> kColumnDelta = {-1, 1, -1, 1};
+    auto square_at = [](int row, int column) {
+      if (row < 0 || row > 7 || column < 0 || column > 7 || (row + column) % 2 == 0) return -1;
+      return row * 4 + column / 2;
+    };
+    for (int s = 0; s < kSquares; ++s) {
+      for (std::size_t d = 0; d < 4; ++d) {
+        const int row = row_of(s);
+        const int column = column_of(s);
+        step[s][d] = static_cast<std::int8_t>(square_at(row + kRowDelta[d], column + kColumnDelta[d]));
+        jump[s][d] =
+            static_cast<std::int8_t>(square_at(row + 2 * kRowDelta[d], column + 2 * kColumnDelta[d]));
+      }
+    }
+  }
+};
+inline constexpr Geometry kGeometry{};
+
+// Binomial coefficients C(n, k) for n, k <= 32.
+struct Binomials {
+  std::array<std::array<std::uint64_t, 33>, 33> c{};
+  constexpr Binomials() {
+    for (std::size_t n = 0; n <= 32; ++n) {
+      c[n][0] = 1;
+      for (std::size_t k = 1; k <= n; ++k) c[n][k] = c[n - 1][k - 1] + (k < n ? c[n - 1][k] : 0);
+    }
+  }
+};
+inline constexpr Binomials kBinomials{};
+inline constexpr std::uint64_t binomial(int n, int k) {
+  return (k < 0 || n < 0 || k > n) ? 0
+                                   : kBinomials.c[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)];
+}
+
+// Square s to 31 - s: the board turned half round.
+inline constexpr std::uint32_t turned(std::uint32_t set) {
+  std::uint32_t result = 0;
+  for (; set != 0; set &= set - 1) result |= 0x80000000U >> std::countr_zero(set);
+  return result;
+}
+
+struct Position {
+  std::array<std::uint32_t, 2> men{};    // by colour: Black 0, White 1
+  std::array<std::uint32_t, 2> kings{};  //
+  std::uint8_t side = kBlack;            // the side to move
+  bool operator==(const Position&) const = default;
+  [[nodiscard]] std::uint32_t pieces(int colour) const { return men[colour] | kings[colour]; }
+  [[nodiscard]] std::uint32_t occupied() const { return men[0] | men[1] | kings[0] | kings[1]; }
+};
+
+// A move: the squares it lands on (one for a step, one per jump for a capture) and the
+// pieces it captures. Two captures that jump the same pieces in a different order are
+// different moves (their paths differ), as perft counts them.
+struct Move {
+  std::uint32_t captured = 0;
+  std::uint8_t from = 0;
+  std::uint8_t steps = 0;
+  std::array<std::uint8_t, kMaxSteps> path{};
+  [[nodiscard]] int to() const { return path[steps - 1U]; }
+  bool operator==(const Move&) const = default;
+};
+
+// A slice seen from the side to move: kings, men and leading ranks of the mover and the
+// other side.
+struct Slice {
+  int mover_kings = 0;
+  int other_kings = 0;
+  int mover_men = 0;
+  int other_men = 0;
+  int mover_lead = 0;
+  int other_lead = 0;
+  [[nodiscard]] Tier code() const {
+    return static_cast<Tier>(mover_kings) | static_cast<Tier>(other_kings) << 4 |
+           static_cast<Tier>(mover_men) << 8 | static_cast<Tier>(other_men) << 12 |
+           static_cast<Tier>(mover_lead) << 16 | static_cast<Tier>(other_lead) << 20;
+  }
+  static Slice of(Tier code) {
+    return {static_cast<int>(code & 15U),       static_cast<int>(code >> 4 & 15U),
+            static_cast<int>(code >> 8 & 15U),  static_cast<int>(code >> 12 & 15U),
+            static_cast<int>(code >> 16 & 15U), static_cast<int>(code >> 20 & 15U)};
+  }
+  [[nodiscard]] Slice reversed() const {
+    return {other_kings, mover_kings, other_men, mover_men, other_lead, mover_lead};
+  }
+  [[nodiscard]] int pieces() const { return mover_kings + other_kings + mover_men + other_men; }
+  bool operator==(const Slice&) const = default;
+};
+
+// The placements of n men of one side with the leading man on rank `lead` (0: none).
+inline constexpr std::uint64_t men_placements(int n, int lead) {
+  if (n == 0) return lead == 0 ? 1 : 0;
+  if (lead < 1 || lead > 7) return 0;
+  return binomial(4 * lead, n) - binomial(4 * (lead - 1), n);
+}
+
+// The leading rank of Black's men (as seen from Black's back row), 0 without men.
+inline constexpr int black_lead(std::uint32_t men) {
+  return men == 0 ? 0 : row_of(31 - std::countl_zero(men)) + 1;
+}
+inline constexpr int white_lead(std::uint32_t men) {
+  return men == 0 ? 0 : 8 - row_of(std::countr_zero(men));
+}
+
+class Checkers {
+ public:
+  using Position = checkers::Position;
+  using Move = checkers::Move;
+  static constexpr std::string_view kName = "checkers";
+  static constexpr std::size_t kMaxMoves = 256;
+  static constexpr std::size_t kMaxUnmoves = 64;
+
+  // English checkers has no rule options; the variant is "english".
+  static Checkers from_options(std::string_view variant, const std::vector<std::string>& options);
+  [[nodiscard]] static std::string variant() { return "english"; }
+  [[nodiscard]] static std::string rule_text() { return {}; }
+
+  // Rules.
+  [[nodiscard]] static Position start();
+  static void moves(const Position& pos, MoveList<Checkers>& out) {
+    out.clear();
+    captures(pos, out);
+    if (!out.empty()) return;
+    const int side = pos.side;
+    const std::uint32_t empty = ~pos.occupied();
+    for (std::uint32_t set = pos.pieces(side); set != 0; set &= set - 1) {
+      const int from = std::countr_zero(set);
+      const bool king = (pos.kings[side] >> from & 1U) != 0;
+      const std::size_t first = king || side == kBlack ? 0 : 2;
+      const std::size_t last = king || side == kWhite ? 4 : 2;
+      for (std::size_t d = first; d < last; ++d) {
+        const int to = kGeometry.step[from][d];
+        if (to < 0 || (empty >> to & 1U) == 0) continue;
+        Move move;
+        move.from = static_cast<std::uint8_t>(from);
+        move.steps = 1;
+        move.path[0] = static_cast<std::uint8_t>(to);
+        push(out, move);
+      }
+    }
+  }
+  [[nodiscard]] static Position play(const Position& pos, const Move& move) {
+    Position next = pos;
+    const int side = pos.side;
+    const std::uint32_t from = 1U << move.from;
+    const std::uint32_t to = 1U << move.to();
+    const bool king = (pos.kings[side] & from) != 0;
+    next.men[side] &= ~from;
+    next.kings[side] &= ~from;
+    next.men[side ^ 1] &= ~move.captured;
+    next.kings[side ^ 1] &= ~move.captured;
+    if (king || (to & crown_row(side)) != 0) {
+      next.kings[side] |= to;
+    } else {
+      next.men[side] |= to;
+    }
+    next.side = static_cast<std::uint8_t>(side ^ 1);
+    return next;
+  }
+  [[nodiscard]] static std::optional<Value> terminal(const Position& pos) {
+    if (pos.pieces(pos.side) == 0) return Value::loss(0);
+    return std::nullopt;
+  }
+  [[nodiscard]] static Value no_move_value() { return Value::loss(0); }
+  // Whether `side` has a capture in pos (whoever is to move).
+  [[nodiscard]] static bool can_capture(const Position& pos, int side) {
+    const std::uint32_t empty = ~pos.occupied();
+    const std::uint32_t theirs = pos.pieces(side ^ 1);
+    for (std::uint32_t set = pos.pieces(side); set != 0; set &= set - 1) {
+      const int from = std::countr_zero(set);
+      const bool king = (pos.kings[side] >> from & 1U) != 0;
+      const std::size_t first = king || side == kBlack ? 0 : 2;
+      const std::size_t last = king || side == kWhite ? 4 : 2;
+      for (std::size_t d = first; d < last; ++d) {
+        const int over = kGeometry.step[from][d];
+        const int land = kGeometry.jump[from][d];
+        if (land >= 0 && (theirs >> over & 1U) != 0 && (empty >> land & 1U) != 0) return true;
+      }
+    }
+    return false;
+  }
+
+  // Text: the PDN FEN value ("B:W21,22,K30:B1,2,K9") and moves "11-15", "15x24x31".
+  [[nodiscard]] static std::string position_text(const Position& pos);
+  [[nodiscard]] static Position parse_position(std::string_view text);
+  [[nodiscard]] static std::string move_text(const Position& pos, const Move& move);
+  [[nodiscard]] static Move parse_move(const Position& pos, std::string_view text);
+  [[nodiscard]] static std::string board_text(const Position& pos);  // a diagram
+
+  // Tiers and ranking.
+  [[nodiscard]] static std::vector<Tier> tiers(int max_pieces);
+  [[nodiscard]] static std::vector<Tier> children(Tier tier);
+  [[nodiscard]] static Index size(Tier tier) {
+    const Slice s = Slice::of(tier);
+    const Slice r = s.reversed();
+    return r == s ? slice_size(s) : slice_size(s) + slice_size(r);
+  }
+  [[nodiscard]] static std::string tier_name(Tier tier);
+  [[nodiscard]] static Tier parse_tier(std::string_view text);
+  [[nodiscard]] static int tier_pieces(Tier tier) { return Slice::of(tier).pieces(); }
+  [[nodiscard]] static Tier tier_of(const Slice& s) { return std::min(s.code(), s.reversed().code()); }
+  [[nodiscard]] static Index slice_size(const Slice& s) {
+    const int men = s.mover_men + s.other_men;
+    return men_placements(s.mover_men, s.mover_lead) * men_placements(s.other_men, s.other_lead) *
+           binomial(kSquares - men, s.mover_kings) * binomial(kSquares - men - s.mover_kings, s.other_kings);
+  }
+  // The slice of a position seen from its side to move.
+  [[nodiscard]] static Slice slice_of(const Position& pos) {
+    const int me = pos.side;
+    const int lead_black = black_lead(pos.men[kBlack]);
+    const int lead_white = white_lead(pos.men[kWhite]);
+    return {std::popcount(pos.kings[me]),
+            std::popcount(pos.kings[me ^ 1]),
+            std::popcount(pos.men[me]),
+            std::popcount(pos.men[me ^ 1]),
+            me == kBlack ? lead_black : lead_white,
+            me == kBlack ? lead_white : lead_black};
+  }
+
+  [[nodiscard]] static Ranked rank(const Position& pos) {
+    const Position p = pos.side == kBlack ? pos : reversed(pos);
+    const Slice s = slice_of(p);
+    const Tier tier = tier_of(s);
+    Index index = slice_index(p, s);
+    if (s.code() != tier) index += slice_size(Slice::of(tier));
+    return {tier, index};
+  }
+  [[nodiscard]] static std::optional<Position> unrank(Tier tier, Index index);
+
+  // The positions of pos's tier with a move into pos: the last mover's king steps and the
+  // man steps that leave its leading rank, from positions where it had no capture.
+  static void unmoves(const Position& pos, UnmoveList<Checkers>& out) {
+    out.clear();
+    const int mover = pos.side ^ 1;
+    const std::uint32_t empty = ~pos.occupied();
+    const std::uint32_t men = pos.men[mover];
+    // The leading rank's row, and whether more than one man stands on it.
+    const std::uint32_t lead_row = men == 0
+                                       ? 0
+                                       : (mover == kBlack ? 0xFU << (4 * row_of(31 - std::countl_zero(men)))
+                                                          : 0xFU << (4 * row_of(std::countr_zero(men))));
+    const bool lead_shared = std::popcount(men & lead_row) > 1;
+    for (std::uint32_t set = pos.pieces(mover); set != 0; set &= set - 1) {
+      const int to = std::countr_zero(set);
+      const std::uint32_t to_bit = 1U << to;
+      const bool king = (pos.kings[mover] & to_bit) != 0;
+      if (!king && (to_bit & lead_row) != 0 && !lead_shared) continue;  // the step raised the leading rank
+      // A man came from behind: Black's from above (directions 2, 3), White's from below.
+      const std::size_t first = king || mover == kWhite ? 0 : 2;
+      const std::size_t last = king || mover == kBlack ? 4 : 2;
+      for (std::size_t d = first; d < last; ++d) {
+        const int from = kGeometry.step[to][d];
+        if (from < 0 || (empty >> from & 1U) == 0) continue;
+        Position previous = pos;
+        const std::uint32_t from_bit = 1U << from;
+        if (king) {
+          previous.kings[mover] = (previous.kings[mover] & ~to_bit) | from_bit;
+        } else {
+          previous.men[mover] = (previous.men[mover] & ~to_bit) | from_bit;
+        }
+        previous.side = static_cast<std::uint8_t>(mover);
+        if (can_capture(previous, mover)) continue;  // the step was not legal: captures come first
+        out.push_back(previous);
+      }
+    }
+  }
+
+  // A move keeps the tier unless it captures, crowns, or raises the leading rank.
+  [[nodiscard]] static bool keeps_tier(const Position& pos, const Move& move) {
+    if (move.captured != 0) return false;
+    const int side = pos.side;
+    if ((pos.kings[side] >> move.from & 1U) != 0) return true;
+    const std::uint32_t men = (pos.men[side] & ~(1U << move.from)) | 1U << move.to();
+    if (((1U << move.to()) & crown_row(side)) != 0) return false;
+    return side == kBlack ? black_lead(men) == black_lead(pos.men[side])
+                          : white_lead(men) == white_lead(pos.men[side]);
+  }
+  // The colour reversal changes the side to move, so no position is its own image.
+  [[nodiscard]] static bool has_symmetry(const Position& pos) {
+    (void)pos;
+    return false;
+  }
+
+  // For the search: captures, and a heuristic for ordering (never a value): material,
+  // kings worth more than men.
+  [[nodiscard]] static bool is_capture(const Position& pos, const Move& move) {
+    (void)pos;
+    return move.captured != 0;
+  }
+  [[nodiscard]] static int evaluate(const Position& pos) {
+    const int me = pos.side;
+    return 100 * (std::popcount(pos.men[me]) - std::popcount(pos.men[me ^ 1])) +
+           130 * (std::popcount(pos.kings[me]) - std::popcount(pos.kings[me ^ 1]));
+  }
+
+  // Symmetries: the position and its colour reversal.
+  static void symmetric(const Position& pos, std::vector<Position>& out) {
+    out.clear();
+    out.push_back(pos);
+    out.push_back(reversed(pos));
+  }
+  [[nodiscard]] static Position reversed(const Position& pos) {
+    Position result;
+    result.men = {turned(pos.men[kWhite]), turned(pos.men[kBlack])};
+    result.kings = {turned(pos.kings[kWhite]), turned(pos.kings[kBlack])};
+    result.side = static_cast<std::uint8_t>(pos.side ^ 1);
+    return result;
+  }
+  // End positions with `pieces` pieces: the side to move has none, the other all of them.
+  [[nodiscard]] static std::uint64_t end_positions(int pieces);
+
+ private:
+  static void push(MoveList<Checkers>& out, const Move& move) {
+    if (out.size() == kMaxMoves) fail("more than {} legal moves in one position", kMaxMoves);
+    out.push_back(move);
+  }
+  static void captures(const Position& pos, MoveList<Checkers>& out) {
+    const int side = pos.side;
+    const std::uint32_t theirs = pos.pieces(side ^ 1);
+    for (std::uint32_t set = pos.pieces(side); set != 0; set &= set - 1) {
+      const int from = std::countr_zero(set);
+      const bool king = (pos.kings[side] >> from & 1U) != 0;
+      Move move;
+      move.from = static_cast<std::uint8_t>(from);
+      // The jumping piece has left its square: a king may land there again.
+      jumps(side, king, ~pos.occupied() | 1U << from, theirs, from, move, out);
+    }
+  }
+  static void jumps(int side, bool king, std::uint32_t empty, std::uint32_t theirs, int at, Move& move,
+                    MoveList<Checkers>& out) {
+    const std::size_t first = king || side == kBlack ? 0 : 2;
+    const std::size_t last = king || side == kWhite ? 4 : 2;
+    bool continued = false;
+    for (std::size_t d = first; d < last; ++d) {
+      const int land = kGeometry.jump[at][d];
+      if (land < 0) continue;
+      const int over = kGeometry.step[at][d];
+      // A jumped piece stays on the board until the move ends, and is never jumped twice.
+      if ((theirs >> over & 1U) == 0 || (move.captured >> over & 1U) != 0 || (empty >> land & 1U) == 0)
+        continue;
+      continued = true;
+      move.path[move.steps++] = static_cast<std::uint8_t>(land);
+      move.captured |= 1U << over;
+      if (!king && ((1U << land) & crown_row(side)) != 0) {
+        push(out, move);  // crowned: the move ends here
+      } else {
+        jumps(side, king, empty, theirs, land, move, out);
+      }
+      move.captured &= ~(1U << over);
+      move.path[--move.steps] = 0;
+    }
+    if (!continued && move.steps > 0) push(out, move);
+  }
+
+  // The index of p (Black to move) in its slice s.
+  static Index slice_index(const Position& p, const Slice& s) {
+    auto men_index = [](std::uint32_t men, int n, int lead) -> Index {
+      Index rank = 0;
+      int k = 1;
+      for (; men != 0; men &= men - 1, ++k) rank += binomial(std::countr_zero(men), k);
+      return n == 0 ? 0 : rank - binomial(4 * (lead - 1), n);
+    };
+    // The colex rank of `set` among the squares not in `taken`.
+    auto free_index = [](std::uint32_t set, std::uint32_t taken) -> Index {
+      Index rank = 0;
+      int k = 1;
+      for (; set != 0; set &= set - 1, ++k) {
+        const int square = std::countr_zero(set);
+        rank += binomial(square - std::popcount(taken & ((1U << square) - 1)), k);
+      }
+      return rank;
+    };
+    const std::uint32_t men = p.men[kBlack] | p.men[kWhite];
+    const int free = kSquares - s.mover_men - s.other_men;
+    Index index = men_index(p.men[kBlack], s.mover_men, s.mover_lead);
+    index = index * men_placements(s.other_men, s.other_lead) +
+            men_index(turned(p.men[kWhite]), s.other_men, s.other_lead);
+    index = index * binomial(free, s.mover_kings) + free_index(p.kings[kBlack], men);
+    index = index * binomial(free - s.mover_kings, s.other_kings) +
+            free_index(p.kings[kWhite], men | p.kings[kBlack]);
+    return index;
+  }
+};
+
+static_assert(Game<Checkers>);
+static_assert(HasSymmetries<Checkers>);
+static_assert(KnowsTierMoves<Checkers>);
+static_assert(HasEndPositionCount<Checkers>);
+
+}  // namespace gs::checkers
