@@ -3,8 +3,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <charconv>
+#include <memory>
+#include <mutex>
 
 namespace gs::checkers {
 
@@ -377,6 +380,42 @@ Tier Checkers::parse_tier(std::string_view text) {
   return s.code();
 }
 
+const Index* Checkers::men_prefix(const Slice& s) {
+  const int nb = s.mover_men;
+  const int nw = s.other_men;
+  const int lb = s.mover_lead;
+  const int lw = s.other_lead;
+  if (nb == 0 || nw == 0 || lb + lw < 9 || lb > 7 || lw > 7 || nb > 12 || nw > 12) return nullptr;
+  constexpr std::size_t kEntries = 13 * 13 * 8 * 8;
+  static std::array<std::atomic<const Index*>, kEntries> tables{};
+  static std::mutex mutex;
+  static std::vector<std::unique_ptr<Index[]>> owned;
+  const auto key = static_cast<std::size_t>(((nb * 13 + nw) * 8 + lb) * 8 + lw);
+  if (const Index* table = tables[key].load(std::memory_order_acquire)) return table;
+  const std::lock_guard lock(mutex);
+  if (const Index* table = tables[key].load(std::memory_order_relaxed)) return table;
+  // Black's placements in colex order (Gosper's hack: the next larger set of as many
+  // squares), each followed by as many White placements as its men leave.
+  const Index count = men_placements(nb, lb);
+  auto table = std::make_unique<Index[]>(count + 1);
+  std::uint32_t black = colex_unrank(binomial(4 * (lb - 1), nb), 4 * lb, nb);
+  Index total = 0;
+  for (Index i = 0; i < count; ++i) {
+    table[i] = total;
+    const std::uint32_t blocked = turned(black) & region(lw);
+    const int below_lead = 4 * (lw - 1) - std::popcount(blocked & region(lw - 1));
+    const int free = 4 * lw - std::popcount(blocked);
+    total += binomial(free, nw) - binomial(below_lead, nw);
+    const std::uint32_t low = black & -black;
+    const std::uint32_t ripple = black + low;
+    black = ripple | (((black ^ ripple) >> 2) / low);
+  }
+  table[count] = total;
+  tables[key].store(table.get(), std::memory_order_release);
+  owned.push_back(std::move(table));
+  return owned.back().get();
+}
+
 std::optional<Position> Checkers::unrank(Tier tier, Index index) {
   Slice s = Slice::of(tier);
   bool flipped = false;
@@ -389,24 +428,34 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
   const int free = kSquares - men;
   const Index other_kings_count = binomial(free - s.mover_kings, s.other_kings);
   const Index mover_kings_count = binomial(free, s.mover_kings);
-  const Index other_men_count = men_placements(s.other_men, s.other_lead);
   const Index other_kings = index % other_kings_count;
   index /= other_kings_count;
   const Index mover_kings = index % mover_kings_count;
-  index /= mover_kings_count;
-  const Index other_men = index % other_men_count;
-  const Index mover_men = index / other_men_count;
+  const Index men_index = index / mover_kings_count;
+  Index black = men_index;
+  Index white = 0;
+  if (const Index* prefix = men_prefix(s)) {
+    const Index* end = prefix + men_placements(s.mover_men, s.mover_lead) + 1;
+    black = static_cast<Index>(std::upper_bound(prefix, end, men_index) - prefix - 1);
+    white = men_index - prefix[black];
+  } else if (s.other_men > 0) {
+    const Index per_black = men_placements(s.other_men, s.other_lead);
+    black = men_index / per_black;
+    white = men_index % per_black;
+  }
   Position pos;
   pos.side = kBlack;
   if (s.mover_men > 0) {
-    pos.men[kBlack] = colex_unrank(mover_men + binomial(4 * (s.mover_lead - 1), s.mover_men),
-                                   4 * s.mover_lead, s.mover_men);
+    pos.men[kBlack] =
+        colex_unrank(black + binomial(4 * (s.mover_lead - 1), s.mover_men), 4 * s.mover_lead, s.mover_men);
   }
   if (s.other_men > 0) {
-    pos.men[kWhite] = turned(colex_unrank(other_men + binomial(4 * (s.other_lead - 1), s.other_men),
-                                          4 * s.other_lead, s.other_men));
+    const std::uint32_t blocked = turned(pos.men[kBlack]) & region(s.other_lead);
+    const int below_lead = 4 * (s.other_lead - 1) - std::popcount(blocked & region(s.other_lead - 1));
+    const int region_free = 4 * s.other_lead - std::popcount(blocked);
+    pos.men[kWhite] = turned(
+        spread(colex_unrank(white + binomial(below_lead, s.other_men), region_free, s.other_men), blocked));
   }
-  if ((pos.men[kBlack] & pos.men[kWhite]) != 0) return std::nullopt;  // two men on one square
   const std::uint32_t taken = pos.men[kBlack] | pos.men[kWhite];
   pos.kings[kBlack] = spread(colex_unrank(mover_kings, free, s.mover_kings), taken);
   pos.kings[kWhite] =

@@ -26,14 +26,16 @@
 //
 // Index of a position in its slice (Black to move, after colour reversal if needed):
 //
-//   index = ((men(Black) * M(White) + men(White)) * C(f, mk) + kings(mover)) * C(f - mk, ok)
-//           + kings(other)
+//   index = (men * C(f, mk) + kings(mover)) * C(f - mk, ok) + kings(other)
 //
-// men(side): the colex rank of the side's men among the 4L squares of ranks 1..L less the
-// C(4(L-1), n) combinations without a man on rank L (those rank first in colex order), so
-// every index is a placement with its leading man on rank L. Kings are ranked on the
-// f = 32 - men squares the men leave free, the mover's first. Where the two sides' men
-// regions overlap (Lb + Lw > 8), indices that put two men on one square are holes.
+// Black's men are ranked by their colex rank among the 4L squares of ranks 1..L, less
+// the C(4(L-1), n) placements without a man on rank L (those come first in colex order),
+// so every index is a placement with its leading man on rank L; White's men (seen from
+// White's side) the same way among the squares of their ranks that Black's men leave
+// free. Where the two regions overlap (Lb + Lw > 8) the number of White placements
+// depends on Black's, and a table of running totals per Black placement gives the
+// offsets. Kings are ranked on the f squares the men leave free, the mover's first. No
+// index is a hole.
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -270,8 +272,8 @@ class Checkers {
   [[nodiscard]] static Tier tier_of(const Slice& s) { return std::min(s.code(), s.reversed().code()); }
   [[nodiscard]] static Index slice_size(const Slice& s) {
     const int men = s.mover_men + s.other_men;
-    return men_placements(s.mover_men, s.mover_lead) * men_placements(s.other_men, s.other_lead) *
-           binomial(kSquares - men, s.mover_kings) * binomial(kSquares - men - s.mover_kings, s.other_kings);
+    return men_pairs(s) * binomial(kSquares - men, s.mover_kings) *
+           binomial(kSquares - men - s.mover_kings, s.other_kings);
   }
   // The slice of a position seen from its side to move.
   [[nodiscard]] static Slice slice_of(const Position& pos) {
@@ -423,31 +425,47 @@ class Checkers {
 
   // The index of p (Black to move) in its slice s.
   static Index slice_index(const Position& p, const Slice& s) {
-    auto men_index = [](std::uint32_t men, int n, int lead) -> Index {
-      Index rank = 0;
-      int k = 1;
-      for (; men != 0; men &= men - 1, ++k) rank += binomial(std::countr_zero(men), k);
-      return n == 0 ? 0 : rank - binomial(4 * (lead - 1), n);
-    };
-    // The colex rank of `set` among the squares not in `taken`.
-    auto free_index = [](std::uint32_t set, std::uint32_t taken) -> Index {
-      Index rank = 0;
-      int k = 1;
-      for (; set != 0; set &= set - 1, ++k) {
-        const int square = std::countr_zero(set);
-        rank += binomial(square - std::popcount(taken & ((1U << square) - 1)), k);
-      }
-      return rank;
-    };
     const std::uint32_t men = p.men[kBlack] | p.men[kWhite];
     const int free = kSquares - s.mover_men - s.other_men;
-    Index index = men_index(p.men[kBlack], s.mover_men, s.mover_lead);
-    index = index * men_placements(s.other_men, s.other_lead) +
-            men_index(turned(p.men[kWhite]), s.other_men, s.other_lead);
-    index = index * binomial(free, s.mover_kings) + free_index(p.kings[kBlack], men);
+    Index index = men_index(p, s);
+    index = index * binomial(free, s.mover_kings) + colex_among(p.kings[kBlack], men);
     index = index * binomial(free - s.mover_kings, s.other_kings) +
-            free_index(p.kings[kWhite], men | p.kings[kBlack]);
+            colex_among(p.kings[kWhite], men | p.kings[kBlack]);
     return index;
+  }
+  // The colex rank of `set` among the squares not in `taken`.
+  static Index colex_among(std::uint32_t set, std::uint32_t taken) {
+    Index rank = 0;
+    int k = 1;
+    for (; set != 0; set &= set - 1, ++k) {
+      const int square = std::countr_zero(set);
+      rank += binomial(square - std::popcount(taken & ((1U << square) - 1)), k);
+    }
+    return rank;
+  }
+  // The men of both sides: Black's among its placements, then White's (seen from its own
+  // side) among the squares of its ranks that Black's men leave free.
+  static Index men_index(const Position& p, const Slice& s) {
+    Index black = 0;
+    if (s.mover_men > 0)
+      black = colex_among(p.men[kBlack], 0) - binomial(4 * (s.mover_lead - 1), s.mover_men);
+    if (s.other_men == 0) return black;
+    const std::uint32_t blocked = turned(p.men[kBlack]) & region(s.other_lead);
+    const int below_lead = 4 * (s.other_lead - 1) - std::popcount(blocked & region(s.other_lead - 1));
+    const Index white = colex_among(turned(p.men[kWhite]), blocked) - binomial(below_lead, s.other_men);
+    const Index* prefix = men_prefix(s);
+    return (prefix != nullptr ? prefix[black] : black * men_placements(s.other_men, s.other_lead)) + white;
+  }
+  // The squares of ranks 1..lead of a side seen from its own back row.
+  static constexpr std::uint32_t region(int lead) { return lead >= 8 ? ~0U : (1U << (4 * lead)) - 1; }
+  // Where the two sides' men regions overlap, the number of White placements depends on
+  // Black's: prefix[i] is the first men index of Black's placement i (with one entry more
+  // for the total). nullptr where they do not overlap (every Black placement leaves the
+  // same men_placements(White)). Built on first use, thread-safe.
+  static const Index* men_prefix(const Slice& s);
+  static Index men_pairs(const Slice& s) {
+    if (const Index* prefix = men_prefix(s)) return prefix[men_placements(s.mover_men, s.mover_lead)];
+    return men_placements(s.mover_men, s.mover_lead) * men_placements(s.other_men, s.other_lead);
   }
 };
 

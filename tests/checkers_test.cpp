@@ -1,0 +1,363 @@
+// English checkers: perft from the start against the published counts, the rules the
+// counts do not reach (crowning ends a move, compulsory captures, jump orders), the
+// published board counts, the generic game battery (tests/game_battery.h), agreement of
+// the databases with the brute force (tests/brute_force.h) on every position of up to
+// three pieces, the published king-against-king result, and rejection of bad input.
+//
+// Suites whose name ends in "Slow" go deeper (ctest label "slow").
+#include <gtest/gtest.h>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <cstdint>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "core/parallel.h"
+#include "db/database.h"
+#include "games/checkers/checkers.h"
+#include "retro/build.h"
+#include "tests/brute_force.h"
+#include "tests/game_battery.h"
+#include "tests/retro_util.h"
+#include "tests/test_util.h"
+
+namespace gs::checkers {
+namespace {
+
+using test::Failures;
+using test::IndexCounts;
+using test::TempDir;
+
+constexpr std::uint64_t kSeed = 20261121;
+const Checkers kGame;
+
+std::uint64_t perft(const Position& pos, int depth) {
+  if (depth == 0) return 1;
+  if (Checkers::terminal(pos)) return 0;
+  MoveList<Checkers> moves;
+  Checkers::moves(pos, moves);
+  if (depth == 1) return moves.size();
+  std::uint64_t total = 0;
+  for (const Move& move : moves) total += perft(Checkers::play(pos, move), depth - 1);
+  return total;
+}
+
+std::set<std::string> move_texts(std::string_view position) {
+  const Position pos = Checkers::parse_position(position);
+  MoveList<Checkers> moves;
+  Checkers::moves(pos, moves);
+  std::set<std::string> texts;
+  for (const Move& move : moves) texts.insert(Checkers::move_text(pos, move));
+  return texts;
+}
+
+// Perft from the start, depths 1-20, as published by Aart Bik, "perft for 8x8 checkers",
+// TalkChess, 8 May 2009 (http://www.talkchess.com/forum3/viewtopic.php?t=27814); the
+// first ten are also in games/checkers.md. Captures that differ only in the order of the
+// pieces jumped count as different moves.
+constexpr std::uint64_t kPerft[] = {7,      49,     302,     1469,     7361,    36768,
+                                    179740, 845931, 3963680, 18391564, 85242128};
+
+TEST(CheckersRules, PerftFromTheStart) {
+  for (int depth = 1; depth <= 7; ++depth) {
+    EXPECT_EQ(perft(Checkers::start(), depth), kPerft[depth - 1]) << "depth " << depth;
+  }
+}
+
+TEST(CheckersRulesSlow, PerftFromTheStartDeeper) {
+  for (int depth = 8; depth <= 11; ++depth) {
+    EXPECT_EQ(perft(Checkers::start(), depth), kPerft[depth - 1]) << "depth " << depth;
+  }
+}
+
+TEST(CheckersRules, StartPosition) {
+  const Position start = Checkers::start();
+  EXPECT_EQ(Checkers::position_text(start),
+            "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+  EXPECT_EQ(move_texts("start"),
+            (std::set<std::string>{"9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"}));
+}
+
+TEST(CheckersRules, MenMoveForwardKingsEverywhere) {
+  EXPECT_EQ(move_texts("B:W32:B14"), (std::set<std::string>{"14-17", "14-18"}));
+  EXPECT_EQ(move_texts("W:W14:B1"), (std::set<std::string>{"14-9", "14-10"}));
+  EXPECT_EQ(move_texts("B:W32:BK14"), (std::set<std::string>{"14-9", "14-10", "14-17", "14-18"}));
+  EXPECT_EQ(move_texts("B:W32:B5"), (std::set<std::string>{"5-9"}));  // on the edge
+}
+
+TEST(CheckersRules, CapturesAreCompulsoryAndContinue) {
+  // Black's man on 10 must jump 15 and continue over 23; the man on 1 may not step.
+  EXPECT_EQ(move_texts("B:W15,23:B10,1"), (std::set<std::string>{"10x19x26"}));
+  // Two men can jump to 18 and on over 23: either may be chosen.
+  EXPECT_EQ(move_texts("B:W14,15,23:B9,11"), (std::set<std::string>{"9x18x27", "11x18x27"}));
+  // No majority rule: the single jump is as legal as the double one.
+  EXPECT_EQ(move_texts("B:W14,16,22:B9,12"), (std::set<std::string>{"9x18x25", "12x19"}));
+  // A man does not capture backwards; a king does.
+  EXPECT_EQ(move_texts("B:W10:B14"), (std::set<std::string>{"14-17", "14-18"}));
+  EXPECT_EQ(move_texts("B:W10:BK14"), (std::set<std::string>{"14x7"}));
+}
+
+TEST(CheckersRules, CrowningEndsTheMove) {
+  // Black's man on 22 jumps 26 and lands on 31, the far row: it is crowned and the move
+  // ends, although the new king could jump 27 next.
+  const Position pos = Checkers::parse_position("B:W26,27:B22");
+  MoveList<Checkers> moves;
+  Checkers::moves(pos, moves);
+  ASSERT_EQ(moves.size(), 1U);
+  EXPECT_EQ(Checkers::move_text(pos, moves[0]), "22x31");
+  EXPECT_EQ(Checkers::position_text(Checkers::play(pos, moves[0])), "W:W27:BK31");
+  // A step onto the far row crowns too.
+  const Position step = Checkers::parse_position("B:W5:B25");
+  EXPECT_EQ(Checkers::position_text(Checkers::play(step, Checkers::parse_move(step, "25-29"))), "W:W5:BK29");
+}
+
+TEST(CheckersRules, JumpOrdersAreDifferentMoves) {
+  // A king on 10 with four men around it in a ring: the two directions round the ring
+  // are two moves that capture the same men and end on the same square.
+  const Position pos = Checkers::parse_position("B:W14,15,22,23:BK10");
+  MoveList<Checkers> moves;
+  Checkers::moves(pos, moves);
+  std::set<std::string> texts;
+  for (const Move& move : moves) texts.insert(Checkers::move_text(pos, move));
+  EXPECT_TRUE(texts.contains("10x17x26x19x10")) << fmt::format("{}", fmt::join(texts, " "));
+  EXPECT_TRUE(texts.contains("10x19x26x17x10")) << fmt::format("{}", fmt::join(texts, " "));
+  // The short form is ambiguous then.
+  EXPECT_THROW((void)Checkers::parse_move(pos, "10x10"), Error);
+  // The king's own square is free once it has left it, and the move captures all four.
+  const Position after = Checkers::play(pos, Checkers::parse_move(pos, "10x17x26x19x10"));
+  EXPECT_EQ(Checkers::position_text(after), "W:W:BK10");
+  EXPECT_EQ(Checkers::terminal(after), Value::loss(0));
+}
+
+TEST(CheckersRules, NoMoveLoses) {
+  // White's only man, on 28, is blocked by Black's man on 24, and the jump lands on
+  // Black's king on 19: White cannot move and loses.
+  const Position pos = Checkers::parse_position("W:W28:B24,K19");
+  MoveList<Checkers> moves;
+  Checkers::moves(pos, moves);
+  EXPECT_TRUE(moves.empty());
+  EXPECT_EQ(Checkers::no_move_value(), Value::loss(0));
+}
+
+TEST(CheckersText, ParsesFenVariants) {
+  const Position pos = Checkers::parse_position("B:W21,22,K30:B1,2,K9");
+  EXPECT_EQ(Checkers::position_text(pos), "B:W21,22,K30:B1,2,K9");
+  EXPECT_EQ(pos.kings[kWhite], 1U << 29);
+  EXPECT_EQ(pos.men[kBlack], 3U);
+  // Black's list first, ranges, quotes and a final period, as PDN programs write them.
+  EXPECT_EQ(Checkers::parse_position("\"W:B1-3,K9:W21,K30.\""),
+            Checkers::parse_position("W:W21,K30:B1,2,3,K9"));
+  EXPECT_EQ(Checkers::parse_position(" start "), Checkers::start());
+}
+
+TEST(CheckersText, RejectsBadInput) {
+  for (const char* bad :
+       {"", "B", "X:W21:B1", "B:W21", "B:W21:B1:W2", "B:W21:W22", "B:W33:B1", "B:W0:B1", "B:W21,:B1",
+        "B:W21:B1,1", "B:W21:B29", "W:W1,2:B4", "B:WK:B1", "B:W21:Bx", "B:W:B1", "B:W5-3:B1"}) {
+    EXPECT_THROW((void)Checkers::parse_position(bad), Error) << bad;
+  }
+  const Position start = Checkers::start();
+  for (const char* bad :
+       {"", "11", "11-", "11-16-20", "11x15", "13-17", "21-17", "11-18", "9-13x", "abc", "0-4", "33-29"}) {
+    EXPECT_THROW((void)Checkers::parse_move(start, bad), Error) << bad;
+  }
+  // A missing capture names the compulsory ones.
+  const Position capture = Checkers::parse_position("B:W15,23:B10,1");
+  try {
+    (void)Checkers::parse_move(capture, "1-5");
+    ADD_FAILURE() << "1-5 was accepted";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("compulsory (10x19x26)"), std::string::npos) << error.what();
+  }
+  EXPECT_EQ(Checkers::move_text(capture, Checkers::parse_move(capture, "10x26")), "10x19x26");
+  EXPECT_THROW((void)Checkers::parse_move(capture, "10x19"), Error);  // stops before the end
+  EXPECT_THROW((void)Checkers::parse_tier("1100.0"), Error);
+  EXPECT_THROW((void)Checkers::parse_tier("0011.80"), Error);
+  EXPECT_THROW((void)Checkers::parse_tier("0100.00"), Error);
+  EXPECT_EQ(Checkers::tier_name(Checkers::parse_tier("1100.00")), "1100.00");
+}
+
+// ---------------------------------------------------------------------------------
+// Tiers and the battery.
+
+// Boards per number of pieces, the side to move not counted (games/checkers.md).
+constexpr std::uint64_t kBoards[] = {0, 120, 6972, 261224, 7092774};
+
+TEST(CheckersIndex, BoardCountsAndExhaustiveRankUnrankUpToThreePieces) {
+  EXPECT_EQ(Checkers::end_positions(1), kBoards[1]);
+  for (int pieces = 2; pieces <= 3; ++pieces) {
+    Failures failures;
+    IndexCounts counts;
+    for (const Tier tier : test::tiers_with_pieces(kGame, pieces, pieces, pieces)) {
+      counts += test::check_tier_exhaustive(kGame, tier, true, default_threads(), failures);
+    }
+    GS_EXPECT_NO_FAILURES(failures);
+    EXPECT_EQ(counts.holes, 0U);
+    // Each index is a board with both colours (and either side to move, by reversal);
+    // boards of one colour are the end positions.
+    EXPECT_EQ(counts.indices + Checkers::end_positions(pieces), kBoards[pieces]) << pieces;
+    EXPECT_EQ(counts.positions, 2 * counts.indices);
+    EXPECT_EQ(counts.terminal, 0U);
+  }
+}
+
+TEST(CheckersIndexSlow, BoardCountsFourPieces) {
+  Failures failures;
+  IndexCounts counts;
+  for (const Tier tier : test::tiers_with_pieces(kGame, 4, 4, 4)) {
+    counts += test::check_tier_exhaustive(kGame, tier, false, default_threads(), failures);
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_EQ(counts.holes, 0U);
+  EXPECT_EQ(counts.indices + Checkers::end_positions(4), kBoards[4]);
+}
+
+TEST(CheckersIndex, SizesAddUpToTheBoardCounts) {
+  // Published board counts for 5 and 6 pieces, from the sizes alone.
+  const std::uint64_t published[] = {148688232, 2503611964};
+  for (int pieces = 5; pieces <= 6; ++pieces) {
+    std::uint64_t indices = 0;
+    for (const Tier tier : test::tiers_with_pieces(kGame, pieces, pieces, pieces))
+      indices += Checkers::size(tier);
+    EXPECT_EQ(indices + Checkers::end_positions(pieces), published[pieces - 5]) << pieces;
+  }
+}
+
+TEST(CheckersIndex, OverlappingRegionsAreGapFree) {
+  // Both sides' men may share ranks 3-6 here: every index is still a position.
+  const Tier tier = Checkers::parse_tier("0022.66");
+  Failures failures;
+  const IndexCounts counts = test::check_tier_exhaustive(kGame, tier, false, default_threads(), failures);
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_EQ(counts.holes, 0U);
+  EXPECT_GT(counts.indices, 0U);
+}
+
+TEST(CheckersIndex, RankUnrankSampledUpToSixPieces) {
+  Failures failures;
+  const IndexCounts counts = test::check_tiers_sampled(kGame, test::tiers_with_pieces(kGame, 6, 4, 6), 20000,
+                                                       kSeed, default_threads(), failures);
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_EQ(counts.holes, 0U);
+}
+
+TEST(CheckersIndex, TierGraphIsAcyclicUpToSixPieces) {
+  const std::vector<Tier> order = retro::tiers_in_order(kGame, 6);
+  EXPECT_EQ(order.size(), kGame.tiers(6).size());  // children are tiers too
+  for (const Tier tier : kGame.tiers(6)) EXPECT_EQ(Checkers::parse_tier(Checkers::tier_name(tier)), tier);
+}
+
+TEST(CheckersBattery, MovesAndUnmovesAgreeSampled) {
+  const auto positions = test::sample_positions(kGame, kGame.tiers(6), 2, kSeed + 1);
+  ASSERT_GT(positions.size(), 1000U);
+  Failures failures;
+  for (const Position& pos : positions) test::check_moves_and_unmoves(kGame, pos, failures);
+  GS_EXPECT_NO_FAILURES(failures);
+}
+
+TEST(CheckersBattery, MovesAndUnmovesAgreeThreePieces) {
+  Failures failures;
+  for (const Tier tier : kGame.tiers(3)) {
+    parallel_for(0, Checkers::size(tier), default_threads(), 1024, [&](Index begin, Index end, int) {
+      for (Index i = begin; i < end; ++i)
+        test::check_moves_and_unmoves(kGame, *kGame.unrank(tier, i), failures);
+    });
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+}
+
+TEST(CheckersBattery, KeepsTierAgreesWithRank) {
+  const auto positions = test::sample_positions(kGame, kGame.tiers(6), 2, kSeed + 3);
+  Failures failures;
+  for (const Position& pos : positions) {
+    MoveList<Checkers> moves;
+    Checkers::moves(pos, moves);
+    const Tier tier = Checkers::rank(pos).tier;
+    for (const Move& move : moves) {
+      const Position next = Checkers::play(pos, move);
+      const bool same = !Checkers::terminal(next) && Checkers::rank(next).tier == tier;
+      if (same != Checkers::keeps_tier(pos, move)) {
+        failures.add(Checkers::position_text(pos) + " " + Checkers::move_text(pos, move));
+      }
+    }
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+}
+
+TEST(CheckersBattery, UnmovesNeedNoCaptureBefore) {
+  // White's king came to 14 from 9, 10, 17 or 18; but on 17 and on 18 it could have
+  // jumped Black's man on 22, and a capture was compulsory: only 9 and 10 remain.
+  const Position pos = Checkers::parse_position("B:WK14:B1,22");
+  UnmoveList<Checkers> previous;
+  Checkers::unmoves(pos, previous);
+  std::set<std::string> texts;
+  for (const Position& p : previous) texts.insert(Checkers::position_text(p));
+  EXPECT_FALSE(texts.contains("W:WK18:B1,22"));
+  EXPECT_FALSE(texts.contains("W:WK17:B1,22"));
+  EXPECT_EQ(texts.size(), 2U);
+  EXPECT_TRUE(texts.contains("W:WK9:B1,22"));
+  EXPECT_TRUE(texts.contains("W:WK10:B1,22"));
+}
+
+TEST(CheckersBattery, TextRoundTripSampled) {
+  const auto positions = test::sample_positions(kGame, kGame.tiers(7), 1, kSeed + 2);
+  ASSERT_GT(positions.size(), 1000U);
+  Failures failures;
+  for (const Position& pos : positions) test::check_text_round_trip(kGame, pos, failures);
+  test::check_start(kGame, failures);
+  // And along a few games from the start.
+  std::mt19937_64 random(kSeed);
+  for (int game = 0; game < 20; ++game) {
+    Position pos = Checkers::start();
+    for (int ply = 0; ply < 80 && !Checkers::terminal(pos); ++ply) {
+      test::check_text_round_trip(kGame, pos, failures);
+      MoveList<Checkers> moves;
+      Checkers::moves(pos, moves);
+      if (moves.empty()) break;
+      pos = Checkers::play(pos, moves[random() % moves.size()]);
+    }
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+}
+
+// ---------------------------------------------------------------------------------
+// Databases.
+
+TEST(CheckersRetro, AgreesWithBruteForceUpToThreePieces) {
+  const std::vector<Tier> tiers = test::closure(kGame, kGame.tiers(3));
+  const auto brute = test::brute_force(kGame, tiers, default_threads());
+  EXPECT_GT(brute.rounds, 10);
+  TempDir dir;
+  test::build(kGame, dir.path(), 3, default_threads());
+  test::expect_database_equals(kGame, dir.path(), brute);
+}
+
+TEST(CheckersRetro, OneKingAgainstOneKing) {
+  // games/checkers.md: 992 positions with one side to move; 230 wins, 108 losses and
+  // 654 draws for the side to move; the longest win takes 11 plies.
+  TempDir dir;
+  test::build(kGame, dir.path(), 2, default_threads());
+  db::Database database(db::Location::of(kGame, dir.path()));
+  const db::TierReader* reader = database.find(kGame, Checkers::parse_tier("1100.00"));
+  ASSERT_NE(reader, nullptr);
+  const db::TierHeader& header = reader->header();
+  EXPECT_EQ(header.positions - header.holes, 992U);
+  EXPECT_EQ(header.wins, 230U);
+  EXPECT_EQ(header.losses, 108U);
+  EXPECT_EQ(header.draws, 654U);
+  EXPECT_EQ(header.longest_win, 11U);
+  // A king in the single corner (29, one neighbour) loses to the king to move on 18;
+  // kings in the open draw.
+  const auto value = db::probe(kGame, database, Checkers::parse_position("B:WK29:BK18"));
+  ASSERT_TRUE(value.has_value());
+  EXPECT_TRUE(value->is_win()) << value->to_string();
+  EXPECT_EQ(*db::probe(kGame, database, Checkers::parse_position("B:WK21:BK15")), Value::draw());
+}
+
+}  // namespace
+}  // namespace gs::checkers
