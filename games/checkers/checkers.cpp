@@ -27,12 +27,6 @@ int parse_square(std::string_view text) {
   return number - 1;
 }
 
-// The square whose n-th (from 0) set bit of `set` it is.
-int nth_square(std::uint32_t set, int n) {
-  for (; n > 0; --n) set &= set - 1;
-  return std::countr_zero(set);
-}
-
 // The k-combination of colex rank `rank` among squares 0..n-1, as indices.
 std::uint32_t colex_unrank(Index rank, int n, int k) {
   std::uint32_t set = 0;
@@ -45,12 +39,14 @@ std::uint32_t colex_unrank(Index rank, int n, int k) {
   return set;
 }
 
-// The set `compact` (indices among the squares not in `taken`) as squares.
+// The set `compact` (indices among the squares not in `taken`) as squares: a gap opened
+// at each taken square, lowest first.
 std::uint32_t spread(std::uint32_t compact, std::uint32_t taken) {
-  std::uint32_t set = 0;
-  const std::uint32_t free = ~taken;
-  for (; compact != 0; compact &= compact - 1) set |= 1U << nth_square(free, std::countr_zero(compact));
-  return set;
+  for (; taken != 0; taken &= taken - 1) {
+    const std::uint32_t below = (taken & -taken) - 1;
+    compact = (compact & below) | ((compact & ~below) << 1);
+  }
+  return compact;
 }
 
 const char* side_name(int side) { return side == kBlack ? "Black" : "White"; }
@@ -428,10 +424,22 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
   const int free = kSquares - men;
   const Index other_kings_count = binomial(free - s.mover_kings, s.other_kings);
   const Index mover_kings_count = binomial(free, s.mover_kings);
-  const Index other_kings = index % other_kings_count;
-  index /= other_kings_count;
-  const Index mover_kings = index % mover_kings_count;
-  const Index men_index = index / mover_kings_count;
+  // 32-bit division where the index allows: several times faster than 64-bit.
+  Index other_kings = 0;
+  Index mover_kings = 0;
+  Index men_index = 0;
+  if (index <= 0xFFFFFFFFU && other_kings_count <= 0xFFFFFFFFU && mover_kings_count <= 0xFFFFFFFFU) {
+    auto rest = static_cast<std::uint32_t>(index);
+    other_kings = rest % static_cast<std::uint32_t>(other_kings_count);
+    rest /= static_cast<std::uint32_t>(other_kings_count);
+    mover_kings = rest % static_cast<std::uint32_t>(mover_kings_count);
+    men_index = rest / static_cast<std::uint32_t>(mover_kings_count);
+  } else {
+    other_kings = index % other_kings_count;
+    index /= other_kings_count;
+    mover_kings = index % mover_kings_count;
+    men_index = index / mover_kings_count;
+  }
   Index black = men_index;
   Index white = 0;
   if (const Index* prefix = men_prefix(s)) {

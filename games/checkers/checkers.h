@@ -104,11 +104,13 @@ inline constexpr std::uint64_t binomial(int n, int k) {
                                    : kBinomials.c[static_cast<std::size_t>(n)][static_cast<std::size_t>(k)];
 }
 
-// Square s to 31 - s: the board turned half round.
+// Square s to 31 - s: the board turned half round (the bits reversed).
 inline constexpr std::uint32_t turned(std::uint32_t set) {
-  std::uint32_t result = 0;
-  for (; set != 0; set &= set - 1) result |= 0x80000000U >> std::countr_zero(set);
-  return result;
+  set = ((set >> 1) & 0x55555555U) | ((set & 0x55555555U) << 1);
+  set = ((set >> 2) & 0x33333333U) | ((set & 0x33333333U) << 2);
+  set = ((set >> 4) & 0x0F0F0F0FU) | ((set & 0x0F0F0F0FU) << 4);
+  set = ((set >> 8) & 0x00FF00FFU) | ((set & 0x00FF00FFU) << 8);
+  return (set >> 16) | (set << 16);
 }
 
 struct Position {
@@ -179,7 +181,7 @@ class Checkers {
   using Move = checkers::Move;
   static constexpr std::string_view kName = "checkers";
   static constexpr std::size_t kMaxMoves = 256;
-  static constexpr std::size_t kMaxUnmoves = 64;
+  static constexpr std::size_t kMaxUnmoves = 48;  // 12 pieces, 4 squares each came from
 
   // English checkers has no rule options; the variant is "english".
   static Checkers from_options(std::string_view variant, const std::vector<std::string>& options);
