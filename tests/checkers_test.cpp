@@ -7,6 +7,8 @@
 // Suites whose name ends in "Slow" go deeper (ctest label "slow").
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -34,7 +36,7 @@ using test::IndexCounts;
 using test::TempDir;
 
 constexpr std::uint64_t kSeed = 20261121;
-const Checkers kGame;
+const Checkers game;
 
 std::uint64_t perft(const Position& pos, int depth) {
   if (depth == 0) return 1;
@@ -193,8 +195,8 @@ TEST(CheckersIndex, BoardCountsAndExhaustiveRankUnrankUpToThreePieces) {
   for (int pieces = 2; pieces <= 3; ++pieces) {
     Failures failures;
     IndexCounts counts;
-    for (const Tier tier : test::tiers_with_pieces(kGame, pieces, pieces, pieces)) {
-      counts += test::check_tier_exhaustive(kGame, tier, true, default_threads(), failures);
+    for (const Tier tier : test::tiers_with_pieces(game, pieces, pieces, pieces)) {
+      counts += test::check_tier_exhaustive(game, tier, true, default_threads(), failures);
     }
     GS_EXPECT_NO_FAILURES(failures);
     EXPECT_EQ(counts.holes, 0U);
@@ -209,8 +211,8 @@ TEST(CheckersIndex, BoardCountsAndExhaustiveRankUnrankUpToThreePieces) {
 TEST(CheckersIndexSlow, BoardCountsFourPieces) {
   Failures failures;
   IndexCounts counts;
-  for (const Tier tier : test::tiers_with_pieces(kGame, 4, 4, 4)) {
-    counts += test::check_tier_exhaustive(kGame, tier, false, default_threads(), failures);
+  for (const Tier tier : test::tiers_with_pieces(game, 4, 4, 4)) {
+    counts += test::check_tier_exhaustive(game, tier, false, default_threads(), failures);
   }
   GS_EXPECT_NO_FAILURES(failures);
   EXPECT_EQ(counts.holes, 0U);
@@ -222,7 +224,7 @@ TEST(CheckersIndex, SizesAddUpToTheBoardCounts) {
   const std::uint64_t published[] = {148688232, 2503611964};
   for (int pieces = 5; pieces <= 6; ++pieces) {
     std::uint64_t indices = 0;
-    for (const Tier tier : test::tiers_with_pieces(kGame, pieces, pieces, pieces))
+    for (const Tier tier : test::tiers_with_pieces(game, pieces, pieces, pieces))
       indices += Checkers::size(tier);
     EXPECT_EQ(indices + Checkers::end_positions(pieces), published[pieces - 5]) << pieces;
   }
@@ -232,7 +234,7 @@ TEST(CheckersIndex, OverlappingRegionsAreGapFree) {
   // Both sides' men may share ranks 3-6 here: every index is still a position.
   const Tier tier = Checkers::parse_tier("0022.66");
   Failures failures;
-  const IndexCounts counts = test::check_tier_exhaustive(kGame, tier, false, default_threads(), failures);
+  const IndexCounts counts = test::check_tier_exhaustive(game, tier, false, default_threads(), failures);
   GS_EXPECT_NO_FAILURES(failures);
   EXPECT_EQ(counts.holes, 0U);
   EXPECT_GT(counts.indices, 0U);
@@ -240,39 +242,39 @@ TEST(CheckersIndex, OverlappingRegionsAreGapFree) {
 
 TEST(CheckersIndex, RankUnrankSampledUpToSixPieces) {
   Failures failures;
-  const IndexCounts counts = test::check_tiers_sampled(kGame, test::tiers_with_pieces(kGame, 6, 4, 6), 20000,
+  const IndexCounts counts = test::check_tiers_sampled(game, test::tiers_with_pieces(game, 6, 4, 6), 20000,
                                                        kSeed, default_threads(), failures);
   GS_EXPECT_NO_FAILURES(failures);
   EXPECT_EQ(counts.holes, 0U);
 }
 
 TEST(CheckersIndex, TierGraphIsAcyclicUpToSixPieces) {
-  const std::vector<Tier> order = retro::tiers_in_order(kGame, 6);
-  EXPECT_EQ(order.size(), kGame.tiers(6).size());  // children are tiers too
-  for (const Tier tier : kGame.tiers(6)) EXPECT_EQ(Checkers::parse_tier(Checkers::tier_name(tier)), tier);
+  const std::vector<Tier> order = retro::tiers_in_order(game, 6);
+  EXPECT_EQ(order.size(), game.tiers(6).size());  // children are tiers too
+  for (const Tier tier : game.tiers(6)) EXPECT_EQ(Checkers::parse_tier(Checkers::tier_name(tier)), tier);
 }
 
 TEST(CheckersBattery, MovesAndUnmovesAgreeSampled) {
-  const auto positions = test::sample_positions(kGame, kGame.tiers(6), 2, kSeed + 1);
+  const auto positions = test::sample_positions(game, game.tiers(6), 2, kSeed + 1);
   ASSERT_GT(positions.size(), 1000U);
   Failures failures;
-  for (const Position& pos : positions) test::check_moves_and_unmoves(kGame, pos, failures);
+  for (const Position& pos : positions) test::check_moves_and_unmoves(game, pos, failures);
   GS_EXPECT_NO_FAILURES(failures);
 }
 
 TEST(CheckersBattery, MovesAndUnmovesAgreeThreePieces) {
   Failures failures;
-  for (const Tier tier : kGame.tiers(3)) {
+  for (const Tier tier : game.tiers(3)) {
     parallel_for(0, Checkers::size(tier), default_threads(), 1024, [&](Index begin, Index end, int) {
       for (Index i = begin; i < end; ++i)
-        test::check_moves_and_unmoves(kGame, *kGame.unrank(tier, i), failures);
+        test::check_moves_and_unmoves(game, *game.unrank(tier, i), failures);
     });
   }
   GS_EXPECT_NO_FAILURES(failures);
 }
 
 TEST(CheckersBattery, KeepsTierAgreesWithRank) {
-  const auto positions = test::sample_positions(kGame, kGame.tiers(6), 2, kSeed + 3);
+  const auto positions = test::sample_positions(game, game.tiers(6), 2, kSeed + 3);
   Failures failures;
   for (const Position& pos : positions) {
     MoveList<Checkers> moves;
@@ -305,17 +307,17 @@ TEST(CheckersBattery, UnmovesNeedNoCaptureBefore) {
 }
 
 TEST(CheckersBattery, TextRoundTripSampled) {
-  const auto positions = test::sample_positions(kGame, kGame.tiers(7), 1, kSeed + 2);
+  const auto positions = test::sample_positions(game, game.tiers(7), 1, kSeed + 2);
   ASSERT_GT(positions.size(), 1000U);
   Failures failures;
-  for (const Position& pos : positions) test::check_text_round_trip(kGame, pos, failures);
-  test::check_start(kGame, failures);
+  for (const Position& pos : positions) test::check_text_round_trip(game, pos, failures);
+  test::check_start(game, failures);
   // And along a few games from the start.
   std::mt19937_64 random(kSeed);
-  for (int game = 0; game < 20; ++game) {
+  for (int line = 0; line < 20; ++line) {
     Position pos = Checkers::start();
     for (int ply = 0; ply < 80 && !Checkers::terminal(pos); ++ply) {
-      test::check_text_round_trip(kGame, pos, failures);
+      test::check_text_round_trip(game, pos, failures);
       MoveList<Checkers> moves;
       Checkers::moves(pos, moves);
       if (moves.empty()) break;
@@ -329,21 +331,21 @@ TEST(CheckersBattery, TextRoundTripSampled) {
 // Databases.
 
 TEST(CheckersRetro, AgreesWithBruteForceUpToThreePieces) {
-  const std::vector<Tier> tiers = test::closure(kGame, kGame.tiers(3));
-  const auto brute = test::brute_force(kGame, tiers, default_threads());
+  const std::vector<Tier> tiers = test::closure(game, game.tiers(3));
+  const auto brute = test::brute_force(game, tiers, default_threads());
   EXPECT_GT(brute.rounds, 10);
   TempDir dir;
-  test::build(kGame, dir.path(), 3, default_threads());
-  test::expect_database_equals(kGame, dir.path(), brute);
+  test::build(game, dir.path(), 3, default_threads());
+  test::expect_database_equals(game, dir.path(), brute);
 }
 
 TEST(CheckersRetro, OneKingAgainstOneKing) {
   // games/checkers.md: 992 positions with one side to move; 230 wins, 108 losses and
   // 654 draws for the side to move; the longest win takes 11 plies.
   TempDir dir;
-  test::build(kGame, dir.path(), 2, default_threads());
-  db::Database database(db::Location::of(kGame, dir.path()));
-  const db::TierReader* reader = database.find(kGame, Checkers::parse_tier("1100.00"));
+  test::build(game, dir.path(), 2, default_threads());
+  db::Database database(db::Location::of(game, dir.path()));
+  const db::TierReader* reader = database.find(game, Checkers::parse_tier("1100.00"));
   ASSERT_NE(reader, nullptr);
   const db::TierHeader& header = reader->header();
   EXPECT_EQ(header.positions - header.holes, 992U);
@@ -353,10 +355,66 @@ TEST(CheckersRetro, OneKingAgainstOneKing) {
   EXPECT_EQ(header.longest_win, 11U);
   // A king in the single corner (29, one neighbour) loses to the king to move on 18;
   // kings in the open draw.
-  const auto value = db::probe(kGame, database, Checkers::parse_position("B:WK29:BK18"));
+  const auto value = db::probe(game, database, Checkers::parse_position("B:WK29:BK18"));
   ASSERT_TRUE(value.has_value());
   EXPECT_TRUE(value->is_win()) << value->to_string();
-  EXPECT_EQ(*db::probe(kGame, database, Checkers::parse_position("B:WK21:BK15")), Value::draw());
+  EXPECT_EQ(*db::probe(game, database, Checkers::parse_position("B:WK21:BK15")), Value::draw());
+}
+
+// ---------------------------------------------------------------------------------
+// The command line (the real binary).
+
+test::RunResult gamesolver(const TempDir& dir, std::vector<std::string> args) {
+  args.insert(args.begin(), GAMESOLVER_BINARY);
+  return test::run(args, dir.path());
+}
+
+TEST(CheckersCli, PerftCountAndErrors) {
+  TempDir dir;
+  auto r = gamesolver(dir, {"perft", "checkers", "--depth", "6", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["nodes"].get<std::uint64_t>(), 36768U);
+  r = gamesolver(dir, {"perft", "checkers", "--depth", "4", "--divide", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto divide = nlohmann::json::parse(r.out);
+  std::uint64_t sum = 0;
+  for (const auto& row : divide["moves"]) sum += row["nodes"].get<std::uint64_t>();
+  EXPECT_EQ(divide["moves"].size(), 7U);
+  EXPECT_EQ(sum, 1469U);
+  r = gamesolver(dir, {"perft", "checkers", "--from", "B:W14,15,22,23:BK10", "--depth", "1"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("depth 1: 2 nodes"), std::string::npos) << r.out;
+  r = gamesolver(dir, {"perft", "jungle", "--depth", "2"});  // generic over the games
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = gamesolver(dir, {"perft", "checkers", "--from", "B:W21:B29", "--depth", "2"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("gamesolver: error: position 'B:W21:B29'"), std::string::npos) << r.err;
+
+  r = gamesolver(dir, {"count", "checkers", "--pieces", "3", "--json", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto counts = nlohmann::json::parse(r.out)["counts"];
+  ASSERT_EQ(counts.size(), 2U);
+  EXPECT_EQ(counts[1]["classes"].get<std::uint64_t>() + counts[1]["end_positions"].get<std::uint64_t>(),
+            kBoards[3]);
+}
+
+TEST(CheckersCli, BuildProbeVerifyStats) {
+  TempDir dir;
+  const std::string data = (dir.path() / "data").string();
+  auto r = gamesolver(dir, {"build", "checkers", "--pieces", "3", "--data", data, "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = gamesolver(dir, {"verify", "checkers", "--pieces", "3", "--data", data, "--quiet"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  r = gamesolver(dir, {"probe", "checkers", "B:WK29:BK18", "--data", data, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto probe = nlohmann::json::parse(r.out);
+  EXPECT_EQ(probe["value"]["outcome"], "win");
+  r = gamesolver(dir, {"stats", "checkers", "--pieces", "2", "--data", data, "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = gamesolver(dir, {"probe", "checkers", "B:W21:B1", "--data", data});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  r = gamesolver(dir, {"probe", "checkers", "B:W21:B1:", "--data", data});
+  EXPECT_EQ(r.exit_code, 1);
 }
 
 }  // namespace

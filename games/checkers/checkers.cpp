@@ -382,11 +382,14 @@ const Index* Checkers::men_prefix(const Slice& s) {
   const int lb = s.mover_lead;
   const int lw = s.other_lead;
   if (nb == 0 || nw == 0 || lb + lw < 9 || lb > 7 || lw > 7 || nb > 12 || nw > 12) return nullptr;
-  constexpr std::size_t kEntries = 13 * 13 * 8 * 8;
+  constexpr std::size_t kEntries = std::size_t{13} * 13 * 8 * 8;
   static std::array<std::atomic<const Index*>, kEntries> tables{};
   static std::mutex mutex;
   static std::vector<std::unique_ptr<Index[]>> owned;
-  const auto key = static_cast<std::size_t>(((nb * 13 + nw) * 8 + lb) * 8 + lw);
+  const std::size_t key = ((static_cast<std::size_t>(nb) * 13 + static_cast<std::size_t>(nw)) * 8 +
+                           static_cast<std::size_t>(lb)) *
+                              8 +
+                          static_cast<std::size_t>(lw);
   if (const Index* table = tables[key].load(std::memory_order_acquire)) return table;
   const std::lock_guard lock(mutex);
   if (const Index* table = tables[key].load(std::memory_order_relaxed)) return table;
