@@ -234,7 +234,9 @@ inline Index Morris::sector_index(std::uint32_t white, std::uint32_t black) cons
   int k = 1;
   for (std::uint32_t s = mapped; s != 0; s &= s - 1, ++k) {
     const int p = std::countr_zero(s);
-    rank += binomial(p - std::popcount(rep & ((1U << p) - 1)), k);
+    // In range: the free points below p are at least k - 1.
+    rank += kBinomials.c[static_cast<std::size_t>(p - std::popcount(rep & ((1U << p) - 1)))]
+                        [static_cast<std::size_t>(k)];
   }
   return id * binomial(geometry_.points() - w, std::popcount(black)) + rank;
 }
@@ -260,8 +262,10 @@ inline std::optional<Position> Morris::sector_position(const Sector& s, Index in
   std::uint32_t black = 0;
   int x = free_points - 1;
   for (int k = s.b; k >= 1; --k, --x) {
-    while (binomial(x, k) > rest) --x;
-    rest -= binomial(x, k);
+    // x stays at or above k - 1, where C(x, k) = 0 <= rest.
+    const auto& column = kBinomials.c;
+    while (column[static_cast<std::size_t>(x)][static_cast<std::size_t>(k)] > rest) --x;
+    rest -= column[static_cast<std::size_t>(x)][static_cast<std::size_t>(k)];
     black |= 1U << free[x];
   }
   for (std::uint32_t h = classes.stabilizer[id]; h != 0; h &= h - 1) {
