@@ -12,6 +12,7 @@
 #include "db/database.h"
 #include "db/tier_file.h"
 #include "games/jungle/jungle.h"
+#include "games/morris/morris.h"
 #include "retro/build.h"
 #include "tests/brute_force.h"
 
@@ -29,7 +30,15 @@ struct TestTiers<jungle::Jungle> {
   static std::vector<std::string> slow() { return {"RE-dt"}; }
 };
 
-using DatabaseGames = ::testing::Types<jungle::Jungle>;
+template <>
+struct TestTiers<morris::Morris> {
+  // Nine Men's Morris, 3 stones each, both flying (every capture ends the game), and
+  // the 4-against-3 movement tier with its child.
+  static std::vector<std::string> fast() { return {"3-3-0-0"}; }
+  static std::vector<std::string> slow() { return {"4-3-0-0"}; }
+};
+
+using DatabaseGames = ::testing::Types<jungle::Jungle, morris::Morris>;
 
 // Calls body.template operator()<G>() for every game of DatabaseGames (for tests that
 // cannot be typed: the slow ones, whose ctest label comes from the suite's name).

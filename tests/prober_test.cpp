@@ -131,7 +131,7 @@ TYPED_TEST(Probing, PositionsAgreeWithTheFilesWithinTheBudget) {
   const std::uint64_t budget = 40000;  // a few blocks
   db::Prober prober(db::Location::of(game, this->data()), test::prober_options(budget, 256));
   const auto positions = test::sample_positions(game, this->solved().order, 300, 5);
-  ASSERT_GT(positions.size(), 300U);
+  ASSERT_GE(positions.size(), 300U);
   for (int round = 0; round < 2; ++round) {
     for (const auto& pos : positions) {
       const std::optional<Value> value = prober.probe(game, pos);
