@@ -2,7 +2,8 @@
 // counts do not reach (crowning ends a move, compulsory captures, jump orders), the
 // published board counts, the generic game battery (tests/game_battery.h), agreement of
 // the databases with the brute force (tests/brute_force.h) on every position of up to
-// three pieces, the published king-against-king result, and rejection of bad input.
+// three pieces (two in the fast tests), the published king-against-king result,
+// rejection of bad input, and the command line.
 //
 // Suites whose name ends in "Slow" go deeper (ctest label "slow").
 #include <gtest/gtest.h>
@@ -262,9 +263,10 @@ TEST(CheckersBattery, MovesAndUnmovesAgreeSampled) {
   GS_EXPECT_NO_FAILURES(failures);
 }
 
-TEST(CheckersBattery, MovesAndUnmovesAgreeThreePieces) {
+// Every position of up to `pieces` pieces.
+void expect_moves_and_unmoves_agree(int pieces) {
   Failures failures;
-  for (const Tier tier : game.tiers(3)) {
+  for (const Tier tier : game.tiers(pieces)) {
     parallel_for(0, Checkers::size(tier), default_threads(), 1024, [&](Index begin, Index end, int) {
       for (Index i = begin; i < end; ++i)
         test::check_moves_and_unmoves(game, *game.unrank(tier, i), failures);
@@ -272,6 +274,10 @@ TEST(CheckersBattery, MovesAndUnmovesAgreeThreePieces) {
   }
   GS_EXPECT_NO_FAILURES(failures);
 }
+
+TEST(CheckersBattery, MovesAndUnmovesAgreeTwoPieces) { expect_moves_and_unmoves_agree(2); }
+
+TEST(CheckersBatterySlow, MovesAndUnmovesAgreeThreePieces) { expect_moves_and_unmoves_agree(3); }
 
 TEST(CheckersBattery, KeepsTierAgreesWithRank) {
   const auto positions = test::sample_positions(game, game.tiers(6), 2, kSeed + 3);
@@ -330,14 +336,18 @@ TEST(CheckersBattery, TextRoundTripSampled) {
 // ---------------------------------------------------------------------------------
 // Databases.
 
-TEST(CheckersRetro, AgreesWithBruteForceUpToThreePieces) {
-  const std::vector<Tier> tiers = test::closure(game, game.tiers(3));
+void expect_agreement(int pieces) {
+  const std::vector<Tier> tiers = test::closure(game, game.tiers(pieces));
   const auto brute = test::brute_force(game, tiers, default_threads());
   EXPECT_GT(brute.rounds, 10);
   TempDir dir;
-  test::build(game, dir.path(), 3, default_threads());
+  test::build(game, dir.path(), pieces, default_threads());
   test::expect_database_equals(game, dir.path(), brute);
 }
+
+TEST(CheckersRetro, AgreesWithBruteForceUpToTwoPieces) { expect_agreement(2); }
+
+TEST(CheckersRetroSlow, AgreesWithBruteForceUpToThreePieces) { expect_agreement(3); }
 
 TEST(CheckersRetro, OneKingAgainstOneKing) {
   // games/checkers.md: 992 positions with one side to move; 230 wins, 108 losses and
@@ -401,9 +411,9 @@ TEST(CheckersCli, PerftCountAndErrors) {
 TEST(CheckersCli, BuildProbeVerifyStats) {
   TempDir dir;
   const std::string data = (dir.path() / "data").string();
-  auto r = gamesolver(dir, {"build", "checkers", "--pieces", "3", "--data", data, "--quiet"});
+  auto r = gamesolver(dir, {"build", "checkers", "--pieces", "2", "--data", data, "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  r = gamesolver(dir, {"verify", "checkers", "--pieces", "3", "--data", data, "--quiet"});
+  r = gamesolver(dir, {"verify", "checkers", "--pieces", "2", "--data", data, "--quiet"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   r = gamesolver(dir, {"probe", "checkers", "B:WK29:BK18", "--data", data, "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
