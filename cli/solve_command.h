@@ -63,6 +63,7 @@ inline nlohmann::json solve_json(const search::SolveReport& report) {
             {"repetition", s.repetition_leaves},
             {"horizon", s.horizon_leaves},
             {"database_fraction", s.database_fraction()}}},
+          {"proven_results", s.proven},
           {"path_dependent_results", s.path_dependent},
           {"table",
            {{"entries", s.table_entries},
@@ -109,7 +110,8 @@ inline void print_solve(const search::SolveReport& report) {
              report.algorithm == "df-pn" ? fmt::format(", {} garbage collections", s.collections) : "");
   if (report.algorithm == "pns")
     fmt::print("tree: {} nodes at the end, {} at most\n", s.tree_nodes, s.tree_peak);
-  fmt::print("results that depended on the line (kept apart): {}\n", s.path_dependent);
+  fmt::print("proven results: {}, of which {} depended on the line (kept apart)\n", s.proven,
+             s.path_dependent);
   fmt::print("deepest line: {} plies{}\n", s.deepest,
              report.deepest_line.empty() ? "" : fmt::format(": {}", fmt::join(report.deepest_line, " ")));
 }

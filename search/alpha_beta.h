@@ -339,6 +339,7 @@ class AlphaBeta {
       table_.store(pos_key, Bounds::not_over(), best, depth);
       return;
     }
+    ++stats_.proven;
     if (result.dependency < ply) {
       ++stats_.path_dependent;
       if (!options_.unsafe_repetition_storage) {

@@ -90,7 +90,7 @@ class Pns {
 
   // The line of the last tree: through solved nodes the child that decides each, else
   // the most-proving child.
-  std::vector<std::string> line(int limit = 400) const {
+  [[nodiscard]] std::vector<std::string> line(int limit = 400) const {
     std::vector<std::string> moves;
     std::uint32_t at = 0;
     for (int ply = 0; ply < limit && !nodes_.empty() && nodes_[at].count > 0; ++ply) {
@@ -270,6 +270,7 @@ class Pns {
       }
       node.look.dependency = dependency;
     }
+    ++stats_.proven;
     if (node.look.dependency >= node.ply || options_.unsafe_repetition_storage) {
       ProofTable::Entry entry;
       entry.key = node.look.question;

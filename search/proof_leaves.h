@@ -128,6 +128,7 @@ class ProofLeaves {
     entry.work = look.work;
     entry.best = best;
     const int ply = path.size() - 1;
+    stats_.proven += look.solved() ? 1 : 0;
     if (look.solved() && look.dependency < ply) {
       ++stats_.path_dependent;
       if (!unsafe) {

@@ -118,7 +118,7 @@ class ProofTable {
   [[nodiscard]] std::uint64_t collections() const { return collections_; }
 
  private:
-  Entry* bucket_of(std::uint64_t key, std::uint64_t line) const {
+  [[nodiscard]] Entry* bucket_of(std::uint64_t key, std::uint64_t line) const {
     return &entries_[((key ^ mix(line)) & mask_) * kWays];
   }
 

@@ -68,7 +68,8 @@ struct SearchStats {
   std::uint64_t table_leaves = 0;       // by a proven result in the table
   std::uint64_t repetition_leaves = 0;  // a repetition of a position on the line: a draw
   std::uint64_t horizon_leaves = 0;     // alpha-beta: left unsearched at the depth limit
-  std::uint64_t path_dependent = 0;     // proven results that depended on the line
+  std::uint64_t proven = 0;             // proven results found at nodes searched
+  std::uint64_t path_dependent = 0;     // ... of which depended on the line above them
   std::uint64_t table_entries = 0;      // in use at the end
   std::uint64_t table_capacity = 0;
   std::uint64_t table_bytes = 0;
