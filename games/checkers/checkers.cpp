@@ -32,6 +32,7 @@ std::uint32_t colex_unrank(Index rank, int n, int k) {
   std::uint32_t set = 0;
   int x = n - 1;
   for (; k >= 1; --k, --x) {
+    if (k == 1) return set | 1U << rank;  // C(x, 1) = x
     while (binomial(x, k) > rank) --x;
     rank -= binomial(x, k);
     set |= 1U << x;
