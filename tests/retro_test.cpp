@@ -20,6 +20,7 @@
 #include "db/database.h"
 #include "db/tier_file.h"
 #include "games/jungle/jungle.h"
+#include "games/morris/morris.h"
 #include "retro/build.h"
 #include "retro/tier_solver.h"
 #include "retro/verify.h"
@@ -265,6 +266,36 @@ TEST(Retro, MissingChildrenAndMemoryBudgetAreErrors) {
     EXPECT_NE(std::string(e.what()).find("memory"), std::string::npos) << e.what();
   }
   EXPECT_TRUE(test::snapshot(dir.path()).empty());
+}
+
+TEST(Retro, TiersSolvedSideBySideGiveTheSameFiles) {
+  // Six Men's Morris up to 4 stones a side: 62 tiers, most small. Two threads with every
+  // tier alone, and with every tier side by side (one thread each): the same files
+  // (ThreadCountsGiveIdenticalFiles compares one thread with two), reports in the order
+  // of tiers_in_order.
+  const morris::Morris game = morris::Morris::from_options("six", {});
+  const std::vector<Tier> order = retro::tiers_in_order(game, 4);
+  std::map<std::string, std::string> reference;
+  for (const auto& [threads, shared] : std::vector<std::pair<int, Index>>{{2, 0}, {2, ~Index{0}}}) {
+    TempDir dir;
+    db::Database database(db::Location::of(game, dir.path()));
+    retro::BuildOptions options = build_options(threads);
+    options.shared_tier_indices = shared;
+    std::set<Tier> seen;
+    const auto reports = retro::build(game, database, 4, options, [&](const retro::TierReport& report) {
+      EXPECT_TRUE(seen.insert(report.tier).second) << report.name;
+    });
+    ASSERT_EQ(reports.size(), order.size());
+    for (std::size_t i = 0; i < order.size(); ++i) EXPECT_EQ(reports[i].tier, order[i]);
+    EXPECT_EQ(seen.size(), order.size());
+    const auto files = test::snapshot(dir.path());
+    EXPECT_EQ(files.size(), order.size());
+    if (reference.empty()) {
+      reference = files;
+    } else {
+      EXPECT_EQ(test::compare_snapshots(reference, files), "") << threads << " threads, shared " << shared;
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------
