@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Times `gamesolver build jungle --pieces N` end to end, into a fresh temporary data
+# Times `gamesolver build GAME --pieces N` (jungle unless --game) end to end, into a fresh temporary data
 # directory, for each N given (default 4), and prints what docs/BENCHMARKS.md reports:
 # indices built, wall seconds, indices per second per core (all tiers' indices / wall
 # time / threads), CPU time, peak RSS (/usr/bin/time -v) and the databases' total size.
@@ -9,6 +9,7 @@
 #
 # options:
 #   --binary PATH   the gamesolver binary (default build/gamesolver)
+#   --game NAME     the game (default jungle; any game whose --pieces counts pieces: checkers)
 #   --threads T     build threads (default: nproc); --profile always uses 1
 #   --keep          keep the data directories (and the callgrind output) under --tmp
 #   --tmp DIR       where the temporary directories go (default $TMPDIR or /tmp)
@@ -21,6 +22,7 @@
 set -euo pipefail
 
 binary=build/gamesolver
+game=jungle
 threads=$(nproc)
 keep=0
 profile=0
@@ -34,6 +36,8 @@ while [[ $# -gt 0 ]]; do
   case $1 in
     --binary) binary=$2; shift 2 ;;
     --binary=*) binary=${1#*=}; shift ;;
+    --game) game=$2; shift 2 ;;
+    --game=*) game=${1#*=}; shift ;;
     --threads) threads=$2; shift 2 ;;
     --threads=*) threads=${1#*=}; shift ;;
     --keep) keep=1; shift ;;
@@ -90,10 +94,10 @@ if [[ $profile -eq 1 ]]; then
   dir=$(mktemp -d "$tmp_root/gamesolver-profile.XXXXXX")
   cleanup_dirs+=("$dir")
   out=$dir/callgrind.out
-  echo "profile: callgrind, gamesolver build jungle --pieces $n --threads 1 into $dir"
+  echo "profile: callgrind, gamesolver build $game --pieces $n --threads 1 into $dir"
   start=$(date +%s.%N)
   valgrind --tool=callgrind --callgrind-out-file="$out" \
-    "$binary" build jungle --pieces "$n" --threads 1 --quiet --data "$dir/data" >"$dir/build.log" 2>"$dir/valgrind.log" || {
+    "$binary" build "$game" --pieces "$n" --threads 1 --quiet --data "$dir/data" >"$dir/build.log" 2>"$dir/valgrind.log" || {
     echo "build_bench.sh: the profiled build failed:" >&2
     tail -20 "$dir/build.log" "$dir/valgrind.log" >&2
     exit 1
@@ -120,9 +124,9 @@ for n in "${pieces[@]}"; do
   cleanup_dirs+=("$dir")
   log=$dir/build.log
   timing=$dir/time.txt
-  echo "== gamesolver build jungle --pieces $n --threads $threads --data $dir/data"
+  echo "== gamesolver build $game --pieces $n --threads $threads --data $dir/data"
   # shellcheck disable=SC2086
-  if ! /usr/bin/time -v -o "$timing" "$binary" build jungle --pieces "$n" --threads "$threads" $quiet \
+  if ! /usr/bin/time -v -o "$timing" "$binary" build "$game" --pieces "$n" --threads "$threads" $quiet \
       --data "$dir/data" 2>&1 | tee "$log"; then
     echo "build_bench.sh: the build failed (see $log)" >&2
     keep=1
@@ -140,7 +144,7 @@ for n in "${pieces[@]}"; do
   rss_kb=$(time_field "Maximum resident set size (kbytes)" "$timing")
   indices=$(sed -n 's/^built [0-9]* tiers (\([0-9]*\) indices).*/\1/p' "$log" | tail -1)
   tiers=$(sed -n 's/^built \([0-9]*\) tiers.*/\1/p' "$log" | tail -1)
-  positions=$("$binary" stats jungle --pieces "$n" --data "$dir/data" | awk '$1 == "total" { print $2 }')
+  positions=$("$binary" stats "$game" --pieces "$n" --data "$dir/data" | awk '$1 == "total" { print $2 }')
   bytes=$(find "$dir/data" -name '*.gsdb' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
   echo
   awk -v n="$n" -v tiers="$tiers" -v idx="$indices" -v pos="$positions" -v wall="$wall" -v user="$user" \
