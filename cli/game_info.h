@@ -35,8 +35,9 @@ inline nlohmann::json board_json(const Board& board) {
   }
   nlohmann::json lines = nlohmann::json::array();
   for (const auto& [from, to] : board.lines) lines.push_back(nlohmann::json::array({from, to}));
-  return {{"kind", board.kind}, {"files", board.files}, {"ranks", board.ranks}, {"sides", board.sides},
-          {"pieces", pieces},   {"marks", marks},       {"points", points},     {"lines", lines}};
+  return {{"kind", board.kind},   {"files", board.files}, {"ranks", board.ranks},
+          {"sides", board.sides}, {"pieces", pieces},     {"marks", marks},
+          {"points", points},     {"lines", lines},       {"numbered", board.numbered}};
 }
 
 template <Game G>

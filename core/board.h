@@ -3,7 +3,9 @@
 // its text and this description, so a game's drawing module needs no copy of the rules.
 //
 // kind "grid": files x ranks squares named file letter + rank number ("a1" bottom left,
-// as in the position texts of Jungle Checkers and checkers).
+// as in the position texts of Jungle Checkers). Where the text numbers the squares
+// instead (checkers: the 32 dark squares, 1-32), `numbered` names the square of each
+// number, and the other squares are not played on.
 // kind "points": the points of a files x ranks grid that the game uses (the mill
 // boards), named the same way, and the line segments drawn between them.
 #include <array>
@@ -42,6 +44,7 @@ struct Board {
   std::vector<BoardMark> marks;
   std::vector<BoardPoint> points;                 // kind "points" only
   std::vector<std::array<std::string, 2>> lines;  // segments between points, by name
+  std::vector<std::string> numbered;              // numbered[n - 1]: the square numbered n
 };
 
 }  // namespace gs

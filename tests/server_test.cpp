@@ -207,8 +207,9 @@ int ServerTest::port_ = 0;
 
 TEST_F(ServerTest, GamesListsJungleWithItsVariantsAndDatabases) {
   const json body = get("/api/v1/games", 200);
-  ASSERT_EQ(body.at("games").size(), 2U);
-  EXPECT_EQ(body["games"][1].at("name"), "morris");
+  ASSERT_EQ(body.at("games").size(), 3U);
+  EXPECT_EQ(body["games"][1].at("name"), "checkers");
+  EXPECT_EQ(body["games"][2].at("name"), "morris");
   const json& jungle = body["games"][0];
   EXPECT_EQ(jungle.at("name"), "jungle");
   EXPECT_EQ(jungle.at("default_variant"), "standard");
@@ -229,6 +230,60 @@ TEST_F(ServerTest, GamesListsJungleWithItsVariantsAndDatabases) {
   EXPECT_EQ(standard.at("databases").at("tiers").size(), Jungle::tiers(2).size());
   EXPECT_EQ(standard.at("databases").at("complete_pieces"), 2);
   for (const json& tier : standard["databases"]["tiers"]) EXPECT_EQ(tier.at("pieces"), 2);
+}
+
+// Checkers is a grid whose position text numbers the dark squares 1-32 from Black's side,
+// Black at the top: the board names the square of each number.
+TEST_F(ServerTest, CheckersBoardNumbersTheDarkSquares) {
+  const json body = get("/api/v1/games/checkers", 200);
+  const json& board = body.at("board");
+  EXPECT_EQ(board.at("kind"), "grid");
+  EXPECT_EQ(board.at("files"), 8);
+  EXPECT_EQ(board.at("ranks"), 8);
+  EXPECT_EQ(board.at("sides"), (json{"Black", "White"}));
+  ASSERT_EQ(board.at("pieces").size(), 4U);
+  std::set<std::string> letters;
+  for (const json& piece : board["pieces"]) {
+    const std::string letter = piece.at("letter");
+    letters.insert(letter);
+    EXPECT_EQ(piece.at("side"), letter == "b" || letter == "B" ? 0 : 1) << letter;
+    EXPECT_EQ(piece.at("name"), std::islower(static_cast<unsigned char>(letter[0])) != 0 ? "man" : "king");
+  }
+  EXPECT_EQ(letters, (std::set<std::string>{"b", "B", "w", "W"}));
+  const json& numbered = board.at("numbered");
+  ASSERT_EQ(numbered.size(), 32U);
+  EXPECT_EQ(numbered[0], "b8");   // 1: Black's back rank, top left
+  EXPECT_EQ(numbered[3], "h8");   // 4
+  EXPECT_EQ(numbered[4], "a7");   // 5
+  EXPECT_EQ(numbered[28], "a1");  // 29: White's single corner
+  EXPECT_EQ(numbered[31], "g1");  // 32
+  std::set<std::string> squares;
+  for (const json& name : numbered) {
+    const std::string square = name;
+    ASSERT_EQ(square.size(), 2U);
+    EXPECT_EQ((square[0] - 'a' + square[1] - '1') % 2, 0) << square << " is a dark square";
+    squares.insert(square);
+  }
+  EXPECT_EQ(squares.size(), 32U);
+  // The crowning rows: Black's men are crowned on 29-32, White's on 1-4.
+  ASSERT_EQ(board.at("marks").size(), 8U);
+  for (const json& mark : board["marks"]) {
+    EXPECT_EQ(mark.at("kind"), "crown");
+    EXPECT_EQ(mark.at("square").get<std::string>()[1], mark.at("side") == 0 ? '1' : '8');
+  }
+  EXPECT_TRUE(board.at("points").empty());
+  ASSERT_EQ(body.at("variants").size(), 1U);
+  EXPECT_EQ(body["variants"][0].at("board"), board);
+  // The other boards number nothing.
+  EXPECT_TRUE(get("/api/v1/games/jungle", 200).at("board").at("numbered").empty());
+  EXPECT_TRUE(get("/api/v1/games/morris", 200).at("board").at("numbered").empty());
+
+  // A position of it: Black moves first; no databases, so no values.
+  const json start = get(server::position_target("checkers", "start", ""), 200);
+  EXPECT_EQ(start.at("position"), "B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12");
+  EXPECT_EQ(start.at("side"), 0);
+  EXPECT_EQ(start.at("moves").size(), 7U);
+  EXPECT_TRUE(start.at("value").is_null());
 }
 
 TEST_F(ServerTest, OneGameByName) {

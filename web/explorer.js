@@ -153,7 +153,9 @@ function currentDrawing() {
 function moveSquares(report) {
   const drawing = currentDrawing();
   if (!drawing) return [];
-  return report.moves.map((m) => ({ from: null, remove: null, ...drawing.moveSquares(report.position, m.move), move: m }));
+  return report.moves.map((m) => ({
+    from: null, remove: null, ...drawing.moveSquares(report.position, m.move, currentBoard()), move: m,
+  }));
 }
 
 // One target per square, coloured by the best move to it (the moves come best first).
@@ -175,7 +177,7 @@ function renderBoard(report) {
   }
   const entry = state.history[state.history.length - 1];
   const previous = state.history[state.history.length - 2];
-  const lastMove = entry.move && previous ? drawing.moveSquares(previous.report.position, entry.move) : null;
+  const lastMove = entry.move && previous ? drawing.moveSquares(previous.report.position, entry.move, currentBoard()) : null;
   // Waiting for a removal: the stones it may take; a piece picked: its destinations;
   // else the empty squares a piece can be placed on (none in games without placing).
   let targets;
@@ -248,6 +250,8 @@ function render() {
   renderMoves(report);
   drawChart($('chart'), state.history.map((e, ply) => ({ ply, side: e.report.side ?? 0, value: e.report.value })),
     [sideName(0), sideName(1)]);
+  $('chart-up').textContent = sideName(0);  // the first player: White, or Black in checkers
+  $('chart-down').textContent = sideName(1);
   document.body.dataset.position = report.position;
   document.body.dataset.ply = String(state.history.length - 1);
   const hash = new URLSearchParams({ game: state.game.name, variant: state.variant.name, p: report.position });
@@ -275,9 +279,14 @@ function onBoardClick(event) {
   }
   const moves = moveSquares(report);
   const chosen = moves.filter((m) => m.to === square && (state.selected ? m.from === state.selected : !m.from));
-  const plain = chosen.find((m) => !m.remove);
-  if (plain) {
-    playMove(plain.move.move);
+  const plain = chosen.filter((m) => !m.remove);
+  if (plain.length > 1) {
+    // Moves that differ only on the way (checkers captures by other paths): the list tells.
+    say(`${plain.map((m) => m.move.move).join(', ')} all join these squares: choose one in the move list.`);
+    return;
+  }
+  if (plain.length === 1) {
+    playMove(plain[0].move.move);
     return;
   }
   if (chosen.length > 0) {

@@ -259,6 +259,7 @@ class Checkers {
   [[nodiscard]] static std::string move_text(const Position& pos, const Move& move);
   [[nodiscard]] static Move parse_move(const Position& pos, std::string_view text);
   [[nodiscard]] static std::string board_text(const Position& pos);  // a diagram
+  [[nodiscard]] static Board board();                                // for the explorer page
 
   // Tiers and ranking.
   [[nodiscard]] static std::vector<Tier> tiers(int max_pieces);
@@ -475,5 +476,6 @@ static_assert(Game<Checkers>);
 static_assert(HasSymmetries<Checkers>);
 static_assert(KnowsTierMoves<Checkers>);
 static_assert(HasEndPositionCount<Checkers>);
+static_assert(HasBoard<Checkers>);
 
 }  // namespace gs::checkers

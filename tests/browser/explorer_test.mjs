@@ -5,8 +5,10 @@
 // player answer, and checks every value the page shows against `gamesolver probe
 // --json`. Then the same for a mill game (Five Men's Morris, 5 stones a side, built
 // whole): placing by clicking points, a placement and a slide that close a mill with the
-// stone to remove chosen by a click, and the stones in hand. Saves a screenshot of
-// each. Exits 77 (skipped) only when Chromium cannot start.
+// stone to remove chosen by a click, and the stones in hand. Then English checkers (3
+// pieces, built whole): the numbered board, a step and a double jump played by clicking,
+// and two captures that join the same squares left to the move list. Saves a screenshot
+// of each. Exits 77 (skipped) only when Chromium cannot start.
 //
 //   node tests/browser/explorer_test.mjs --binary build/gamesolver --web web --out build
 import { spawn, execFileSync } from 'node:child_process';
@@ -15,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { moveSquares } from '../../web/games/jungle.js';
 import { moveSquares as millMoveSquares } from '../../web/games/mill.js';
+import { moveSquares as checkersMoveSquares } from '../../web/games/checkers.js';
 
 const SKIP = 77;
 const CHROMIUM = '/usr/bin/chromium';
@@ -24,6 +27,7 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 const START = '7/2t1d2/7/7/7/2D4/7 w';
 const JUNGLE = { game: 'jungle', variant: null };
 const FIVE = { game: 'morris', variant: 'five' };
+const CHECKERS = { game: 'checkers', variant: null };
 
 function argument(name, fallback) {
   const at = process.argv.indexOf(name);
@@ -210,6 +214,77 @@ async function millGame(page, data) {
   await expectShown(page, data, plain.position, FIVE);
 }
 
+// English checkers: the 32 numbered squares, men and kings where the text puts them, the
+// side to move, a step and a double jump by clicking, each with the values of the probe.
+async function checkersGame(page, data, port) {
+  const board = (await (await fetch(`http://127.0.0.1:${port}/api/v1/games/checkers`)).json()).board;
+  const squareOf = (n) => board.numbered[n - 1];
+  await page.selectOption('#game', 'checkers');
+  await expectShown(page, data, 'B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,11,12', CHECKERS);
+  check(await page.$$eval('[data-number]', (n) => n.length) === 32, '32 numbered squares');
+  check(await page.$eval(`[data-number="1"]`, (e) => e.textContent) === '1', 'square 1 is labelled');
+  check(await page.$$eval('[data-piece="b"]', (n) => n.length) === 12, '12 black men');
+  check(await page.$$eval('[data-piece="w"]', (n) => n.length) === 12, '12 white men');
+  check(await page.$(`[data-piece="b"][data-at="${squareOf(1)}"]`) !== null, 'a black man on 1');
+  check(await page.$(`[data-piece="w"][data-at="${squareOf(32)}"]`) !== null, 'a white man on 32');
+  check(await page.$('[data-to-move="0"]') !== null, 'Black moves first');
+
+  // Three pieces: White's men on 16 and 18 against Black's king on 10, White to move; its
+  // moves win, draw and lose.
+  const three = 'W:W16,18:BK10';
+  await page.fill('#position-text', three);
+  await page.click('#load');
+  let report = await expectShown(page, data, three, CHECKERS);
+  check(report.value !== null, 'the pasted position is in the databases');
+  check(await page.$(`[data-piece="B"][data-at="${squareOf(10)}"]`) !== null, 'a black king on 10');
+  check(await page.$(`[data-piece="w"][data-at="${squareOf(18)}"]`) !== null, 'a white man on 18');
+  check(await page.$('[data-to-move="1"]') !== null, 'White is to move on the board');
+  check(await page.$eval('#chart-up', (e) => e.textContent) === 'Black', 'the chart has Black, the first player, up');
+
+  // Click 18: its destinations, coloured by the value of the move to each.
+  await page.click(`rect[data-square="${squareOf(18)}"]`);
+  const targets = await shownTargets(page);
+  const expected = new Map(report.moves.filter((m) => m.move.startsWith('18-'))
+    .map((m) => [checkersMoveSquares(report.position, m.move, board).to, m.value ? m.value.outcome : 'unknown']));
+  check(expected.size === 2 && targets.size === expected.size, `18 has ${targets.size} destinations shown`);
+  for (const [square, outcome] of expected) {
+    check(targets.get(square) === outcome, `target ${square} is ${targets.get(square)}, probe ${outcome}`);
+  }
+  await page.screenshot({ path: join(out, 'explorer-checkers.png') });
+
+  // The step 18-15 by clicking its square; Black's answer, the double jump 10x19x12, by
+  // clicking its last square only.
+  const step = moveOf(report, '18-15');
+  await page.click(`rect[data-square="${squareOf(15)}"]`);
+  report = await expectShown(page, data, step.position, CHECKERS);
+  check(await page.$('[data-to-move="0"]') !== null, 'Black is to move');
+  const jump = moveOf(report, '10x19x12');
+  await page.click(`rect[data-square="${squareOf(10)}"]`);
+  check((await shownTargets(page)).get(squareOf(12)) === (jump.value ? jump.value.outcome : 'unknown'),
+    'the jump\'s last square is a target with its value');
+  await page.click(`rect[data-square="${squareOf(12)}"]`);
+  report = await expectShown(page, data, jump.position, CHECKERS);
+  check(await page.$(`[data-piece="B"][data-at="${squareOf(12)}"]`) !== null, 'the king landed on 12');
+  check(await page.$$eval('[data-piece="w"]', (n) => n.length) === 0, 'both white men are captured');
+  check(await page.$(`[data-path="${[10, 19, 12].map(squareOf).join(' ')}"]`) !== null,
+    'the last move is drawn through 19');
+
+  // A king that can take four men round a diamond either way: two moves from 10 back to 10.
+  // Clicking cannot tell them apart, so nothing is played and the page points to the list.
+  const diamond = 'B:W14,15,22,23:BK10';
+  await page.fill('#position-text', diamond);
+  await page.click('#load');
+  report = await expectShown(page, data, diamond, CHECKERS);
+  check(report.moves.length === 2, `two captures from the diamond: ${report.moves.map((m) => m.move)}`);
+  await page.click(`rect[data-square="${squareOf(10)}"]`);
+  await page.click(`rect[data-square="${squareOf(10)}"]`);
+  await page.waitForFunction(() => document.getElementById('message').textContent.includes('move list'));
+  check(await page.$eval('body', (b) => b.dataset.position) === diamond, 'an ambiguous click plays nothing');
+  const listed = report.moves[1];
+  await page.click(`#moves li[data-move="${listed.move}"] button`);
+  await expectShown(page, data, listed.position, CHECKERS);
+}
+
 async function main() {
   if (!existsSync(binary)) throw new Error(`no gamesolver binary at ${binary}`);
   const { chromium } = await loadPlaywright();
@@ -221,6 +296,7 @@ async function main() {
     execFileSync(binary, ['build', 'jungle', '--pieces', '3', '--data', data, '--quiet'], { stdio: 'ignore' });
     execFileSync(binary, ['build', 'morris', '--variant', 'five', '--pieces', '5', '--data', data, '--quiet'],
       { stdio: 'ignore' });
+    execFileSync(binary, ['build', 'checkers', '--pieces', '3', '--data', data, '--quiet'], { stdio: 'ignore' });
     const started = await startServer(data);
     server = started.server;
     try {
@@ -306,8 +382,10 @@ async function main() {
     problems.length = 0;
     await millGame(page, data);
     check(problems.length === 0, `no errors in the page (mill game): ${problems.join('; ')}`);
+    await checkersGame(page, data, started.port);
+    check(problems.length === 0, `no errors in the page (checkers): ${problems.join('; ')}`);
     console.log(`explorer browser test: ${checks} checks passed; screenshots ${join(out, 'explorer.png')}, ` +
-      `${join(out, 'explorer-morris.png')}`);
+      `${join(out, 'explorer-morris.png')}, ${join(out, 'explorer-checkers.png')}`);
     return 0;
   } finally {
     if (context) await context.close();

@@ -1,6 +1,6 @@
 // Drawing of square-grid boards in SVG: files a, b, ... left to right, ranks 1, 2, ...
-// bottom to top, as in the position texts. Games on a grid (Jungle Checkers, and
-// checkers later) draw their squares here and their pieces themselves.
+// bottom to top, as in the position texts. Games on a grid (Jungle Checkers, checkers)
+// draw their squares here and their pieces themselves.
 export const SVG = 'http://www.w3.org/2000/svg';
 export const CELL = 60;
 export const MARGIN = 24;
@@ -32,9 +32,10 @@ export function outcomeColour(outcome) {
   return OUTCOME_COLOUR[outcome] ?? OUTCOME_COLOUR.unknown;
 }
 
-// An <svg> with the squares, coordinates and highlights; returns {svg, pieces} where
-// pieces is the group to draw pieces into (above the squares).
-export function drawGrid(container, board, highlights, squareFill) {
+// An <svg> with the squares, coordinates (unless the game numbers its squares instead)
+// and highlights; returns {svg, pieces} where pieces is the group to draw pieces into
+// (above the squares).
+export function drawGrid(container, board, highlights, squareFill, { coordinates = true } = {}) {
   const width = MARGIN * 2 + board.files * CELL;
   const height = MARGIN * 2 + board.ranks * CELL;
   const svg = element('svg', { viewBox: `0 0 ${width} ${height}`, role: 'img' });
@@ -51,11 +52,11 @@ export function drawGrid(container, board, highlights, squareFill) {
     }
   }
   const labels = element('g', { 'font-size': 13, fill: '#6b5f45', 'text-anchor': 'middle' }, svg);
-  for (let file = 0; file < board.files; file++) {
+  for (let file = 0; coordinates && file < board.files; file++) {
     const text = element('text', { x: MARGIN + file * CELL + CELL / 2, y: height - 7 }, labels);
     text.textContent = String.fromCharCode(97 + file);
   }
-  for (let rank = 0; rank < board.ranks; rank++) {
+  for (let rank = 0; coordinates && rank < board.ranks; rank++) {
     const text = element('text', { x: MARGIN / 2, y: MARGIN + (board.ranks - 1 - rank) * CELL + CELL / 2 + 5 },
       labels);
     text.textContent = String(rank + 1);

@@ -7,17 +7,18 @@
 //       lastMove: {from, to, remove}, pending}. Every square (or point) carries
 //       data-square="<name>" so that clicks can be read back; a piece is drawn with
 //       data-piece="<letter>" and data-at="<square>".
-//   moveSquares(positionText, moveText) -> {from, to, remove}
+//   moveSquares(positionText, moveText, board) -> {from, to, remove}
 //       the squares a move joins (from null for a placement) and the square of a piece it
-//       removes besides (null for none), for playing by clicking.
+//       removes besides (null for none), for playing by clicking; board as for draw.
 //   sideOfPiece(board, letter) -> 0 | 1
 //
 // A game's own module is used where there is one, else the module of its board's kind:
-// Jungle Checkers by name, the mill boards (kind "points") by kind.
+// Jungle Checkers and checkers by name, the mill boards (kind "points") by kind.
+import * as checkers from './checkers.js';
 import * as jungle from './jungle.js';
 import * as mill from './mill.js';
 
-const byGame = { jungle };
+const byGame = { checkers, jungle };
 const byKind = { points: mill };
 
 export function drawingFor(gameName, board) {
