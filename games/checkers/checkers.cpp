@@ -356,7 +356,7 @@ Tier Checkers::parse_tier(std::string_view text) {
     fail(
         "tier '{}' is not a checkers tier: expected the side to move's kings, the other's kings, the mover's "
         "men, the other's men, '.', and the leading ranks (1-7, 0 without men) of the mover's and the "
-        "other's men, as 1201.50, in the orientation with the smaller code",
+        "other's men, as 1210.50, in the orientation with the smaller code",
         text);
   };
   if (text.size() != 7 || text[4] != '.') bad();

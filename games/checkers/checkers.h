@@ -19,7 +19,7 @@
 // each side's own back row; 0 without men) of each side's leading man. A tier is a slice
 // together with its colour-reversed slice: positions of the first with the mover to move
 // (stored as Black to move), then those of the second. A tier is named by the orientation
-// with the smaller code, as Lake's "nbk nwk nbp nwp.LbLw", e.g. 1201.50, with Black the
+// with the smaller code, as Lake's "nbk nwk nbp nwp.LbLw", e.g. 1210.50, with Black the
 // side to move in the first half. Moves that capture, crown, or advance a leading man
 // beyond its rank lead into child tiers: fewer pieces, fewer men, or a higher sum of
 // leading ranks, so the tier graph is acyclic.
