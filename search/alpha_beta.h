@@ -308,7 +308,8 @@ class AlphaBeta {
       count_leaf(stats_.terminal_leaves);
       return;
     }
-    child.key = key(game_, child.pos);
+    const Ranked ranked = game_.rank(child.pos);
+    child.key = key_of(ranked);
     child.exact = exact(game_, child.pos);
     if (const BoundTable::Entry* entry = table_.find(child.key)) {
       child.bounds = child.bounds.intersect(entry->bounds());
@@ -317,7 +318,7 @@ class AlphaBeta {
         return;
       }
     }
-    if (const auto stored = databases_.probe(game_.rank(child.pos))) {
+    if (const auto stored = databases_.probe(ranked)) {
       child.bounds = child.bounds.intersect(*stored);
       if (child.bounds.decides(t)) {
         count_leaf(stats_.database_leaves);

@@ -36,11 +36,14 @@ inline constexpr std::uint64_t mix(std::uint64_t x) {
   return x;
 }
 
-template <Game G>
-std::uint64_t key(const G& game, const typename G::Position& pos) {
-  const Ranked ranked = game.rank(pos);
+inline std::uint64_t key_of(const Ranked& ranked) {
   const std::uint64_t k = mix(ranked.index ^ mix(ranked.tier + 0x9e3779b97f4a7c15ULL));
   return k == 0 ? 1 : k;  // 0 marks an empty table slot
+}
+
+template <Game G>
+std::uint64_t key(const G& game, const typename G::Position& pos) {
+  return key_of(game.rank(pos));
 }
 
 template <Game G>

@@ -6,13 +6,13 @@
 //   1. the rules: the game is over there;
 //   2. a solved entry of the table that depends on no line (also the other binary
 //      question's: a win is at least a draw, and what is not at least a draw is no win);
-//   3. a repetition of a position on the current line: a draw, a result that depends on
+//   3. the databases;
+//   4. a repetition of a position on the current line: a draw, a result that depends on
 //      the line from the repeated position on;
-//   4. the databases;
 //   5. a solved entry kept for exactly this line (search/proof_table.h);
 //   6. the table's estimate for an unsolved position, or proof = disproof = 1.
 //
-// Proven results that hold anywhere (2, 4) come before the repetition (3): docs/SEARCH.md
+// Proven results that hold anywhere (2, 3) come before the repetition (4): docs/SEARCH.md
 // shows that answering a repeated position by its true value instead of a draw keeps
 // the root's value right, and such an answer does not depend on the line.
 #include <cstdint>
@@ -66,7 +66,8 @@ class ProofLeaves {
       count(stats_.terminal_leaves);
       return look;
     }
-    look.key = key(game_, pos);
+    const Ranked ranked = game_.rank(pos);
+    look.key = key_of(ranked);
     look.question = ProofTable::question_key(look.key, t);
     const ProofTable::Entry* anywhere = table_.find(look.question, 0);
     if (anywhere != nullptr && anywhere->solved()) {
@@ -90,14 +91,14 @@ class ProofLeaves {
         return look;
       }
     }
+    if (const auto bounds = databases_.probe(ranked); bounds && bounds->decides(t)) {
+      look.solve(bounds->passes(t));
+      count(stats_.database_leaves);
+      return look;
+    }
     if (const int ply = path.repetition(pos, look.exact); ply != Path<G>::kNone) {
       look.solve(0 >= t, ply);
       count(stats_.repetition_leaves);
-      return look;
-    }
-    if (const auto bounds = databases_.probe(game_.rank(pos)); bounds && bounds->decides(t)) {
-      look.solve(bounds->passes(t));
-      count(stats_.database_leaves);
       return look;
     }
     if (const ProofTable::Entry* here = table_.find(look.question, path.line_with(look.exact));

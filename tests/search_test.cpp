@@ -469,7 +469,8 @@ void solve_slow_sample(const std::vector<std::string>& names, std::uint64_t seed
   db::Database database(location);
   std::mt19937_64 random(seed);
   std::map<Algorithm, int> draws_proved;
-  int out_of_memory = 0;  // PNS
+  int out_of_memory = 0;  // PNS, on wins and losses
+  int out_of_memory_draws = 0;
   int others = 0;
   int drawn = 0;
   while (others < count || drawn < draws) {
@@ -491,7 +492,7 @@ void solve_slow_sample(const std::vector<std::string>& names, std::uint64_t seed
         EXPECT_EQ(*report.answer.value, truth) << what;
       }
       if (algorithm == Algorithm::kPns && report.stopped == "memory budget") {
-        ++out_of_memory;
+        ++(truth.is_draw() ? out_of_memory_draws : out_of_memory);
       } else if (algorithm == Algorithm::kDfPn || !truth.is_draw()) {
         EXPECT_TRUE(agrees(report, algorithm, truth)) << what;
       } else if (agrees(report, algorithm, truth)) {
@@ -501,8 +502,10 @@ void solve_slow_sample(const std::vector<std::string>& names, std::uint64_t seed
   }
   fmt::print(
       "{} wins and losses, {} draws; draws proved by alpha-beta {}, by PNS {}, by df-pn all; PNS out of "
-      "memory {}\n",
-      count, draws, draws_proved[Algorithm::kAlphaBeta], draws_proved[Algorithm::kPns], out_of_memory);
+      "memory "
+      "on {} wins and losses, {} draws\n",
+      count, draws, draws_proved[Algorithm::kAlphaBeta], draws_proved[Algorithm::kPns], out_of_memory,
+      out_of_memory_draws);
   EXPECT_LE(out_of_memory, count / 5);
 }
 
