@@ -12,7 +12,8 @@ const std::vector<GameEntry>& registered_games() {
   static const std::vector<GameEntry> games = {
       entry<jungle::Jungle>("Jungle Checkers (games/jungle.md)"),
       entry<checkers::Checkers>("English checkers, 8x8 draughts (games/checkers.md)"),
-      entry<morris::Morris>("mill games: Nine Men's Morris, Lasker, Morabaraba, Five/Six/Seven (games/morris.md)"),
+      entry<morris::Morris>(
+          "mill games: Nine Men's Morris, Lasker, Morabaraba, Five/Six/Seven (games/morris.md)"),
   };
   return games;
 }
