@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "core/error.h"
+#include "core/rule_option.h"
 
 namespace gs::jungle {
 
@@ -109,15 +110,10 @@ Jungle Jungle::from_options(std::string_view variant, const std::vector<std::str
   }
   Options parsed;
   for (const std::string& option : options) {
-    const auto equals = option.find('=');
-    if (equals == std::string::npos) fail("rule option '{}' is not of the form key=value", option);
-    const std::string key = option.substr(0, equals);
-    const std::string value = option.substr(equals + 1);
-    auto as_bool = [&]() {
-      if (value == "on" || value == "1" || value == "true" || value == "yes") return true;
-      if (value == "off" || value == "0" || value == "false" || value == "no") return false;
-      fail("rule option {} takes on or off, not '{}'", key, value);
-    };
+    const RuleOption rule = RuleOption::parse(option);
+    const std::string& key = rule.key;
+    const std::string& value = rule.value;
+    auto as_bool = [&] { return rule.as_bool(); };
     if (key == "elephant_takes_rat") {
       parsed.elephant_takes_rat = as_bool();
     } else if (key == "stalemate") {

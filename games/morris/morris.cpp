@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/rule_option.h"
 
 namespace gs::morris {
 
@@ -93,15 +94,10 @@ Morris Morris::from_options(std::string_view variant, const std::vector<std::str
   const std::string name = variant.empty() ? "standard" : std::string(variant);
   Options parsed = variant_options(name);
   for (const std::string& option : options) {
-    const auto equals = option.find('=');
-    if (equals == std::string::npos) fail("rule option '{}' is not of the form key=value", option);
-    const std::string key = option.substr(0, equals);
-    const std::string value = option.substr(equals + 1);
-    auto as_bool = [&]() {
-      if (value == "on" || value == "1" || value == "true" || value == "yes") return true;
-      if (value == "off" || value == "0" || value == "false" || value == "no") return false;
-      fail("rule option {} takes on or off, not '{}'", key, value);
-    };
+    const RuleOption rule = RuleOption::parse(option);
+    const std::string& key = rule.key;
+    const std::string& value = rule.value;
+    auto as_bool = [&] { return rule.as_bool(); };
     if (key == "stones") {
       const int n = parse_count(value, "rule option stones", kMaxStones);
       parsed.stones = {n, n};
