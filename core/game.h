@@ -58,6 +58,15 @@
 //   baseline_name()                 whose it is, to print beside ours (count).
 //   board()                         how the board looks (core/board.h), for the
 //                                   explorer page; may depend on the variant.
+//   derivable(pos)                  true iff pos's value follows cheaply from its moves:
+//                                   a database may store any value there (a "don't
+//                                   care", docs/FORMAT.md) and readers answer it by
+//                                   combining its children's values. Contract: every move
+//                                   of such a position leads to a terminal position or
+//                                   out of its tier (so the search ends: the tier graph
+//                                   is acyclic), and the answer is the same for every
+//                                   symmetric copy of pos. Checkers: the side to move
+//                                   can capture (captures are compulsory).
 #include <concepts>
 #include <cstddef>
 #include <optional>
@@ -135,6 +144,11 @@ template <class G>
 concept HasBaselineSize = requires(const G& game, Tier tier) {
   { game.baseline_size(tier) } -> std::convertible_to<std::uint64_t>;
   { G::baseline_name() } -> std::convertible_to<std::string>;
+};
+
+template <class G>
+concept HasDerivable = requires(const G& game, const typename G::Position& pos) {
+  { game.derivable(pos) } -> std::same_as<bool>;
 };
 
 // Called on the instance: a board may depend on the variant (the mill boards).

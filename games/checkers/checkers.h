@@ -252,6 +252,10 @@ class Checkers {
     }
     return false;
   }
+  // A position whose side to move can capture: captures are compulsory and leave the
+  // tier, so its value follows from the capture moves and databases need not store it
+  // (core/game.h, derivable). Colour reversal keeps it.
+  [[nodiscard]] static bool derivable(const Position& pos) { return can_capture(pos, pos.side); }
 
   // Text: the PDN FEN value ("B:W21,22,K30:B1,2,K9") and moves "11-15", "15x24x31".
   [[nodiscard]] static std::string position_text(const Position& pos);
