@@ -16,8 +16,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "search/buckets.h"
 #include "search/score.h"
-#include "search/zeroed.h"
 
 namespace gs::search {
 
@@ -33,31 +33,16 @@ class BoundTable {
     [[nodiscard]] Bounds bounds() const { return {lower, upper}; }
   };
   static_assert(sizeof(Entry) == 16);
-  static constexpr std::size_t kWays = 4;
 
-  explicit BoundTable(std::uint64_t bytes) {
-    std::uint64_t buckets = 1;
-    while (buckets * 2 * kWays * sizeof(Entry) <= bytes) buckets *= 2;
-    mask_ = buckets - 1;
-    entries_ = zeroed<Entry>(buckets * kWays);
-  }
+  explicit BoundTable(std::uint64_t bytes) : buckets_(bytes) {}
 
   [[nodiscard]] const Entry* find(std::uint64_t key) const {
-    const Entry* bucket = &entries_[(key & mask_) * kWays];
-    for (std::size_t way = 0; way < kWays; ++way) {
-      if (bucket[way].key == key) return &bucket[way];
-    }
-    return nullptr;
+    return buckets_.find(key, [key](const Entry& entry) { return entry.key == key; });
   }
 
   // Adds proven bounds (and the best child's tag, if any) for a key.
   void store(std::uint64_t key, const Bounds& bounds, std::uint16_t best, int draft) {
-    Entry* bucket = &entries_[(key & mask_) * kWays];
-    Entry* slot = nullptr;
-    for (std::size_t way = 0; way < kWays && slot == nullptr; ++way) {
-      if (bucket[way].key == key) slot = &bucket[way];
-    }
-    if (slot != nullptr) {
+    if (Entry* slot = buckets_.find(key, [key](const Entry& entry) { return entry.key == key; })) {
       const Bounds merged = slot->bounds().intersect(bounds);
       slot->lower = static_cast<std::int16_t>(merged.lower);
       slot->upper = static_cast<std::int16_t>(std::max(merged.lower, merged.upper));
@@ -66,15 +51,7 @@ class BoundTable {
       slot->age = age_;
       return;
     }
-    for (std::size_t way = 0; way < kWays; ++way) {
-      Entry& entry = bucket[way];
-      if (entry.key == 0) {
-        slot = &entry;
-        ++used_;
-        break;
-      }
-      if (slot == nullptr || worth(entry) < worth(*slot)) slot = &entry;
-    }
+    Entry* slot = buckets_.replace(key, [this](const Entry& entry) { return worth(entry); });
     *slot = {key,
              static_cast<std::int16_t>(bounds.lower),
              static_cast<std::int16_t>(bounds.upper),
@@ -86,9 +63,9 @@ class BoundTable {
   // A new generation (a new search): entries of older ones are replaced first.
   void next_generation() { ++age_; }
 
-  [[nodiscard]] std::uint64_t used() const { return used_; }
-  [[nodiscard]] std::uint64_t capacity() const { return (mask_ + 1) * kWays; }
-  [[nodiscard]] std::uint64_t bytes() const { return capacity() * sizeof(Entry); }
+  [[nodiscard]] std::uint64_t used() const { return buckets_.used(); }
+  [[nodiscard]] std::uint64_t capacity() const { return buckets_.capacity(); }
+  [[nodiscard]] std::uint64_t bytes() const { return buckets_.bytes(); }
 
  private:
   [[nodiscard]] int worth(const Entry& entry) const {
@@ -96,9 +73,7 @@ class BoundTable {
     return current + entry.draft;
   }
 
-  std::uint64_t mask_ = 0;
-  Zeroed<Entry> entries_;
-  std::uint64_t used_ = 0;
+  Buckets<Entry> buckets_;
   std::uint8_t age_ = 0;
 };
 

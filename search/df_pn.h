@@ -4,10 +4,8 @@
 // for as long as the node's proof and disproof numbers stay under thresholds.
 //
 // Numbers are in negamax form: for the side to move at a node, `proof` is the number of
-// leaves still to prove its question and `disproof` the number to refute it. A node's
-// question is true iff some child's question is false (search/score.h), so
-//
-//   proof(n) = min over children of disproof(c)     disproof(n) = sum over children of proof(c)
+// leaves still to prove its question and `disproof` the number to refute it
+// (search/proof_numbers.h computes a node's from its children's, as PNS does).
 //
 // MID(n, proof threshold, disproof threshold) searches the child c1 of least disproof
 // with the thresholds
@@ -34,16 +32,12 @@
 #include "db/database.h"
 #include "search/key.h"
 #include "search/proof_leaves.h"
+#include "search/proof_numbers.h"
 #include "search/proof_table.h"
 #include "search/report.h"
 #include "search/score.h"
 
 namespace gs::search {
-
-// proof(n) and disproof(n) from the children's numbers.
-inline std::uint32_t sum_saturated(std::uint64_t sum) {
-  return static_cast<std::uint32_t>(std::min<std::uint64_t>(sum, kMaxFinite));
-}
 
 template <Game G>
 class DfPn {
@@ -173,28 +167,12 @@ class DfPn {
         frame.children.push_back(child);
       }
       std::vector<Child>& children = frame.children;
+      const auto look_of = [&children](std::size_t i) -> const Look& { return children[i].look; };
       while (true) {
-        // The child of least disproof (then least proof), the runner-up's disproof, and
-        // the sum of the proofs.
-        std::size_t first = 0;
-        for (std::size_t i = 1; i < children.size(); ++i) {
-          const Look& c = children[i].look;
-          const Look& f = children[first].look;
-          if (c.disproof < f.disproof || (c.disproof == f.disproof && c.proof < f.proof)) first = i;
-        }
-        std::uint32_t second = kInfinite;
-        std::uint64_t disproof = 0;
-        bool infinite = false;
-        for (std::size_t i = 0; i < children.size(); ++i) {
-          const Look& c = children[i].look;
-          if (i != first) second = std::min(second, c.disproof);
-          infinite = infinite || c.proof == kInfinite;
-          disproof += c.proof;
-        }
-        const std::uint32_t proof = children[first].look.disproof;
-        node.proof = proof;
-        node.disproof = infinite ? kInfinite : sum_saturated(disproof);
-        best = child_tag(children[first].look.key);
+        const ProofNumbers numbers = proof_numbers(children.size(), look_of);
+        node.proof = numbers.proof;
+        node.disproof = numbers.disproof;
+        best = child_tag(children[numbers.most_proving].look.key);
         if (node.solved() || node.proof >= proof_threshold || node.disproof >= disproof_threshold ||
             limits_.stopped()) {
           break;
@@ -203,7 +181,7 @@ class DfPn {
           limits_.halt("line longer than the ply limit");
           break;
         }
-        Child& chosen = children[first];
+        Child& chosen = children[numbers.most_proving];
         const std::uint32_t child_proof_threshold =
             disproof_threshold == kInfinite ? kInfinite
                                             : disproof_threshold - (node.disproof - chosen.look.proof);
@@ -211,42 +189,21 @@ class DfPn {
         // disproof may have saturated too, and a limit it already meets would stop it
         // before it does anything.)
         std::uint32_t child_disproof_threshold = proof_threshold;
-        if (second < kMaxFinite) {
+        if (numbers.second < kMaxFinite) {
           const auto widened =
-              static_cast<std::uint64_t>(static_cast<double>(second) * (1.0 + options_.epsilon));
+              static_cast<std::uint64_t>(static_cast<double>(numbers.second) * (1.0 + options_.epsilon));
           child_disproof_threshold = static_cast<std::uint32_t>(std::min<std::uint64_t>(
               proof_threshold,
-              std::min<std::uint64_t>(std::max<std::uint64_t>(second + 1ULL, widened), kMaxFinite)));
+              std::min<std::uint64_t>(std::max<std::uint64_t>(numbers.second + 1ULL, widened), kMaxFinite)));
         }
         path_.push(chosen.pos, chosen.look.exact);
         mid(chosen.look, child_t, child_proof_threshold, child_disproof_threshold);
         path_.pop();
       }
       if (node.solved()) {
-        if (node.proof == 0) {
-          // Proven by a child whose question is refuted: the least dependent one.
-          int dependency = -1;
-          for (const Child& child : children) {
-            if (child.look.disproof == 0 && child.look.dependency > dependency) {
-              dependency = child.look.dependency;
-              best = child_tag(child.look.key);
-            }
-          }
-          node.dependency = dependency;
-        } else {
-          // Refuted through every child: depends on all of them. The best defence
-          // shown is the child that took the most work to prove.
-          int dependency = kIndependent;
-          std::uint32_t most = 0;
-          for (const Child& child : children) {
-            dependency = std::min(dependency, child.look.dependency);
-            if (child.look.work >= most) {
-              most = child.look.work;
-              best = child_tag(child.look.key);
-            }
-          }
-          node.dependency = dependency;
-        }
+        const Resolution resolution = resolve(node.proof == 0, children.size(), look_of);
+        node.dependency = resolution.dependency;
+        best = child_tag(children[resolution.decisive].look.key);
       }
     }
     const std::uint64_t spent = stats_.nodes - nodes_before + 1;

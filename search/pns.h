@@ -1,8 +1,8 @@
 #pragma once
 // Proof-number search (Allis, van der Meulen and van den Herik 1994) with the tree in
 // memory: repeatedly descend from the root to the most-proving leaf (at each node the
-// child of least disproof, in the negamax form of search/df_pn.h), expand it, and update
-// the numbers of its ancestors.
+// child of least disproof, in the negamax form of search/proof_numbers.h, which df-pn
+// shares), expand it, and update the numbers of its ancestors.
 //
 // Memory: nodes live in one array sized by the budget (three quarters of it; the rest is
 // a table of solved positions). A node's children are one block of the array; when a
@@ -22,9 +22,9 @@
 
 #include "core/game.h"
 #include "db/database.h"
-#include "search/df_pn.h"
 #include "search/key.h"
 #include "search/proof_leaves.h"
+#include "search/proof_numbers.h"
 #include "search/proof_table.h"
 #include "search/report.h"
 #include "search/score.h"
@@ -118,35 +118,24 @@ class Pns {
     bool expanded = false;
   };
 
+  // The i-th child of a node as proof_numbers() and resolve() see it.
+  [[nodiscard]] auto children_of(std::uint32_t at) const {
+    const std::uint32_t first = nodes_[at].first;
+    return [this, first](std::size_t i) -> const Look& { return nodes_[first + i].look; };
+  }
+
   // The child of least disproof, then least proof.
   [[nodiscard]] std::uint32_t most_proving(std::uint32_t at) const {
     const Node& node = nodes_[at];
-    std::uint32_t best = node.first;
-    for (std::uint32_t c = node.first + 1; c < node.first + node.count; ++c) {
-      const Look& look = nodes_[c].look;
-      const Look& current = nodes_[best].look;
-      if (look.disproof < current.disproof ||
-          (look.disproof == current.disproof && look.proof < current.proof))
-        best = c;
-    }
-    return best;
+    return node.first + static_cast<std::uint32_t>(proof_numbers(node.count, children_of(at)).most_proving);
   }
 
   // The child that decides a solved node: for a proven question a refuted child (the
   // least dependent one), else the child that took the most work.
   [[nodiscard]] std::uint32_t decisive(std::uint32_t at) const {
     const Node& node = nodes_[at];
-    std::uint32_t best = node.first;
-    for (std::uint32_t c = node.first; c < node.first + node.count; ++c) {
-      const Look& look = nodes_[c].look;
-      const Look& current = nodes_[best].look;
-      if (node.look.proof == 0) {
-        if (look.disproof == 0 && (current.disproof != 0 || look.dependency > current.dependency)) best = c;
-      } else if (look.work > current.work) {
-        best = c;
-      }
-    }
-    return best;
+    return node.first +
+           static_cast<std::uint32_t>(resolve(node.look.proof == 0, node.count, children_of(at)).decisive);
   }
 
   // From the root to the most-proving leaf, with the path along it.
@@ -238,17 +227,9 @@ class Pns {
       const std::uint32_t old_proof = node.look.proof;
       const std::uint32_t old_disproof = node.look.disproof;
       if (node.count > 0 && !node.look.solved()) {
-        std::uint32_t proof = kInfinite;
-        std::uint64_t disproof = 0;
-        bool infinite = false;
-        for (std::uint32_t c = node.first; c < node.first + node.count; ++c) {
-          const Look& look = nodes_[c].look;
-          proof = std::min(proof, look.disproof);
-          infinite = infinite || look.proof == kInfinite;
-          disproof += look.proof;
-        }
-        node.look.proof = proof;
-        node.look.disproof = infinite ? kInfinite : sum_saturated(disproof);
+        const ProofNumbers numbers = proof_numbers(node.count, children_of(up));
+        node.look.proof = numbers.proof;
+        node.look.disproof = numbers.disproof;
         if (node.look.solved()) solved(up);
       } else if (node.look.solved() && up == at) {
         solved(up);  // no legal move
@@ -261,26 +242,9 @@ class Pns {
   // child that decides it.
   void solved(std::uint32_t at) {
     Node& node = nodes_[at];
-    if (node.count > 0) {
-      int dependency = node.look.proof == 0 ? -1 : kIndependent;
-      for (std::uint32_t c = node.first; c < node.first + node.count; ++c) {
-        const Look& look = nodes_[c].look;
-        if (node.look.proof == 0 && look.disproof == 0) dependency = std::max(dependency, look.dependency);
-        if (node.look.proof != 0) dependency = std::min(dependency, look.dependency);
-      }
-      node.look.dependency = dependency;
-    }
-    ++stats_.proven;
-    if (node.look.dependency >= node.ply || options_.unsafe_repetition_storage) {
-      ProofTable::Entry entry;
-      entry.key = node.look.question;
-      entry.proof = node.look.proof;
-      entry.disproof = node.look.disproof;
-      entry.work = node.look.work;
-      if (entry.key != 0) table_.store(entry);
-    } else {
-      ++stats_.path_dependent;
-    }
+    if (node.count > 0)
+      node.look.dependency = resolve(node.look.proof == 0, node.count, children_of(at)).dependency;
+    leaves_.store_solved(node.look, node.ply, options_.unsafe_repetition_storage);
     if (node.count > 0) {
       const std::uint32_t keep = decisive(at);
       for (std::uint32_t c = node.first; c < node.first + node.count; ++c) {

@@ -15,7 +15,9 @@
 // Proven results that hold anywhere (2, 3) come before the repetition (4): docs/SEARCH.md
 // shows that answering a repeated position by its true value instead of a draw keeps
 // the root's value right, and such an answer does not depend on the line.
+#include <algorithm>
 #include <cstdint>
+#include <optional>
 
 #include "core/game.h"
 #include "db/database.h"
@@ -122,27 +124,36 @@ class ProofLeaves {
   // line's hash, everything else for anywhere. `unsafe` stores everything for anywhere
   // (the bug the tests show).
   void store(const Look& look, std::uint16_t best, const Path<G>& path, bool unsafe) {
+    put(look, best, path.size() - 1, path.line(), unsafe);
+  }
+
+  // The same for a search that keeps what depends on the line itself (PNS, in its tree
+  // of lines): such a result is counted, not stored.
+  void store_solved(const Look& look, int ply, bool unsafe) { put(look, 0, ply, std::nullopt, unsafe); }
+
+  Databases<G>& databases() { return databases_; }
+
+ private:
+  void put(const Look& look, std::uint16_t best, int ply, std::optional<std::uint64_t> line, bool unsafe) {
+    if (look.question == 0) return;  // the game is over there
     ProofTable::Entry entry;
     entry.key = look.question;
     entry.proof = look.proof;
     entry.disproof = look.disproof;
     entry.work = look.work;
     entry.best = best;
-    const int ply = path.size() - 1;
     stats_.proven += look.solved() ? 1 : 0;
     if (look.solved() && look.dependency < ply) {
       ++stats_.path_dependent;
       if (!unsafe) {
-        entry.line = path.line();
+        if (!line) return;
+        entry.line = *line;
         entry.dependency = static_cast<std::uint16_t>(std::min(look.dependency, 0xFFFF));
       }
     }
     table_.store(entry);
   }
 
-  Databases<G>& databases() { return databases_; }
-
- private:
   void count(std::uint64_t& kind) {
     ++kind;
     ++stats_.leaves;

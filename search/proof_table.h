@@ -25,9 +25,9 @@
 #include <bit>
 #include <cstdint>
 
+#include "search/buckets.h"
 #include "search/key.h"
 #include "search/report.h"
-#include "search/zeroed.h"
 
 namespace gs::search {
 
@@ -44,14 +44,15 @@ class ProofTable {
     [[nodiscard]] bool solved() const { return proof == 0 || disproof == 0; }
   };
   static_assert(sizeof(Entry) == 32);
-  static constexpr std::size_t kWays = 4;
 
-  explicit ProofTable(std::uint64_t bytes) {
-    std::uint64_t buckets = 1;
-    while (buckets * 2 * kWays * sizeof(Entry) <= bytes) buckets *= 2;
-    mask_ = buckets - 1;
-    entries_ = zeroed<Entry>(buckets * kWays);
-  }
+  // Whether an entry is the one of a key and a line.
+  struct Same {
+    std::uint64_t key;
+    std::uint64_t line;
+    bool operator()(const Entry& entry) const { return entry.key == key && entry.line == line; }
+  };
+
+  explicit ProofTable(std::uint64_t bytes) : buckets_(bytes) {}
 
   // The key of a position's entry for the question "value >= threshold?".
   static std::uint64_t question_key(std::uint64_t position_key, Score threshold) {
@@ -60,35 +61,15 @@ class ProofTable {
   }
 
   [[nodiscard]] const Entry* find(std::uint64_t key, std::uint64_t line) const {
-    const Entry* bucket = bucket_of(key, line);
-    for (std::size_t way = 0; way < kWays; ++way) {
-      if (bucket[way].key == key && bucket[way].line == line) return &bucket[way];
-    }
-    return nullptr;
+    return buckets_.find(hash(key, line), Same{key, line});
   }
 
   void store(const Entry& entry) {
-    Entry* bucket = bucket_of(entry.key, entry.line);
-    Entry* slot = nullptr;
-    for (std::size_t way = 0; way < kWays; ++way) {
-      if (bucket[way].key == entry.key && bucket[way].line == entry.line) {
-        slot = &bucket[way];
-        break;
-      }
-    }
-    if (slot == nullptr) {
-      for (std::size_t way = 0; way < kWays; ++way) {
-        Entry& candidate = bucket[way];
-        if (candidate.key == 0) {
-          slot = &candidate;
-          ++used_;
-          break;
-        }
-        if (slot == nullptr || candidate.work < slot->work) slot = &candidate;
-      }
-    }
+    const std::uint64_t at = hash(entry.key, entry.line);
+    Entry* slot = buckets_.find(at, Same{entry.key, entry.line});
+    if (slot == nullptr) slot = buckets_.replace(at, [](const Entry& candidate) { return candidate.work; });
     *slot = entry;
-    if (used_ * 10 >= capacity() * 9) collect();
+    if (used() * 10 >= capacity() * 9) collect();
   }
 
   // Empties the entries of least work: those whose work has at most as many bits as the
@@ -97,34 +78,29 @@ class ProofTable {
     std::array<std::uint64_t, 34> by_bits{};
     const std::uint64_t n = capacity();
     for (std::uint64_t i = 0; i < n; ++i) {
-      if (entries_[i].key != 0) ++by_bits[std::bit_width(entries_[i].work)];
+      const Entry& entry = buckets_.at(i);
+      if (entry.key != 0) ++by_bits[std::bit_width(entry.work)];
     }
     std::uint64_t seen = 0;
     std::size_t limit = 0;
-    while (limit + 1 < by_bits.size() && (seen += by_bits[limit]) < used_ / 2) ++limit;
+    while (limit + 1 < by_bits.size() && (seen += by_bits[limit]) < used() / 2) ++limit;
     for (std::uint64_t i = 0; i < n; ++i) {
-      Entry& entry = entries_[i];
-      if (entry.key != 0 && std::bit_width(entry.work) <= limit) {
-        entry = Entry{};
-        --used_;
-      }
+      Entry& entry = buckets_.at(i);
+      if (entry.key != 0 && std::bit_width(entry.work) <= limit) buckets_.erase(entry);
     }
     ++collections_;
   }
 
-  [[nodiscard]] std::uint64_t used() const { return used_; }
-  [[nodiscard]] std::uint64_t capacity() const { return (mask_ + 1) * kWays; }
-  [[nodiscard]] std::uint64_t bytes() const { return capacity() * sizeof(Entry); }
+  [[nodiscard]] std::uint64_t used() const { return buckets_.used(); }
+  [[nodiscard]] std::uint64_t capacity() const { return buckets_.capacity(); }
+  [[nodiscard]] std::uint64_t bytes() const { return buckets_.bytes(); }
   [[nodiscard]] std::uint64_t collections() const { return collections_; }
 
  private:
-  [[nodiscard]] Entry* bucket_of(std::uint64_t key, std::uint64_t line) const {
-    return &entries_[((key ^ mix(line)) & mask_) * kWays];
-  }
+  // Entries for a line lie in the bucket of the position's key mixed with the line.
+  static std::uint64_t hash(std::uint64_t key, std::uint64_t line) { return key ^ mix(line); }
 
-  std::uint64_t mask_ = 0;
-  Zeroed<Entry> entries_;
-  std::uint64_t used_ = 0;
+  Buckets<Entry> buckets_;
   std::uint64_t collections_ = 0;
 };
 
