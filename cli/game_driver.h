@@ -106,6 +106,7 @@ class GameDriver final : public Driver {
     build_options.solve.threads = threads(options);
     build_options.solve.quiet = options.quiet;
     build_options.memory_bytes = static_cast<std::uint64_t>(options.memory_gib * (1ULL << 30));
+    build_options.write.derivable = db::derivable_positions(game_);  // don't-cares (docs/FORMAT.md)
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t built_positions = 0;
     int built = 0;
@@ -214,6 +215,7 @@ class GameDriver final : public Driver {
     if (options.codec == "zstd") write.codec = db::Codec::kZstd;
     if (options.codec == "none") write.codec = db::Codec::kNone;
     write.threads = threads(options);
+    write.derivable = db::derivable_positions(game_);
     std::uint64_t before = 0;
     std::uint64_t after = 0;
     std::uint64_t positions = 0;

@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -23,6 +24,7 @@ using io::get_u64;
 using io::put_u64;
 
 constexpr std::uint8_t kHolesFilled = 1;
+constexpr std::uint8_t kDerivableFilled = 2;
 constexpr std::uint64_t kMaxBlockPositions = std::uint64_t{1} << 30;
 
 std::uint64_t index_bytes(std::uint64_t blocks) { return (2 * blocks + 1) * 8; }
@@ -34,11 +36,12 @@ std::uint64_t block_checksum(const std::uint8_t* data, std::size_t size, std::ui
 
 std::array<std::uint8_t, kHeaderSize> encode_v2(const TierHeader& h) {
   std::array<std::uint8_t, kHeaderSize> bytes{};
-  io::encode_common_header(h, kFormatVersion, bytes.data());
+  io::encode_common_header(h, h.derivable_filled ? kFormatVersion3 : kFormatVersion, bytes.data());
   bytes[204] = static_cast<std::uint8_t>(h.encoding);
   bytes[205] = h.image_bits;
   bytes[206] = static_cast<std::uint8_t>(h.codec);
-  bytes[207] = h.holes_filled ? kHolesFilled : 0;
+  bytes[207] = static_cast<std::uint8_t>((h.holes_filled ? kHolesFilled : 0) |
+                                         (h.derivable_filled ? kDerivableFilled : 0));
   put_u64(bytes.data() + 208, h.block_positions);
   put_u64(bytes.data() + 216, h.blocks);
   put_u64(bytes.data() + 224, h.table_bytes);
@@ -50,9 +53,13 @@ std::array<std::uint8_t, kHeaderSize> encode_v2(const TierHeader& h) {
 
 TierHeader decode_v2(const std::uint8_t* bytes, const std::string& file) {
   TierHeader h = io::decode_common_header(bytes, file);
-  h.version = kFormatVersion;
+  h.version = io::get_u32(bytes + 8);
   h.image_bits = bytes[205];
   h.holes_filled = (bytes[207] & kHolesFilled) != 0;
+  h.derivable_filled = (bytes[207] & kDerivableFilled) != 0;
+  if (h.derivable_filled != (h.version == kFormatVersion3))
+    fail("{}: format version {} with flags {} (derivable don't-cares belong to version {} only)", file,
+         h.version, bytes[207], kFormatVersion3);
   h.block_positions = get_u64(bytes + 208);
   h.blocks = get_u64(bytes + 216);
   h.table_bytes = get_u64(bytes + 224);
@@ -83,8 +90,8 @@ TierHeader decode_v2(const std::uint8_t* bytes, const std::string& file) {
 class BlockTier final : public TierReader {
  public:
   BlockTier(std::string name, std::unique_ptr<io::MappedFile> file, const Expected& expected,
-            bool check_values)
-      : name_(std::move(name)), file_(std::move(file)) {
+            bool check_values, Resolver resolver)
+      : name_(std::move(name)), file_(std::move(file)), resolver_(std::move(resolver)) {
     const std::uint8_t* bytes = file_->data();
     header_ = decode_v2(bytes, name_);
     io::check_expected(header_, expected, name_);
@@ -120,6 +127,7 @@ class BlockTier final : public TierReader {
     }
     images_ = std::make_unique<std::atomic<const std::uint8_t*>[]>(h.blocks);
     for (std::uint64_t b = 0; b < h.blocks; ++b) images_[b].store(nullptr, std::memory_order_relaxed);
+    if (!header_.derivable_filled) resolver_ = nullptr;
     if (check_values) check(false);
   }
   ~BlockTier() override {
@@ -182,10 +190,25 @@ class BlockTier final : public TierReader {
  private:
   [[nodiscard]] std::uint64_t offset(std::uint64_t block) const { return get_u64(offsets_ + 8 * block); }
 
-  // Decompresses a block for code(): the first thread to finish installs its image.
+  // Decompresses a block for code(), its derivable positions given their values: the
+  // first thread to finish installs its image.
   [[nodiscard]] const std::uint8_t* load(std::uint64_t block) const {
     std::vector<std::uint8_t> image;
     read_block(block, image);
+    if (resolver_) {
+      const unsigned bits = header_.image_bits;
+      std::vector<ValueCode> codes(
+          std::min<std::uint64_t>(header_.block_positions, header_.positions - (block << shift_)));
+      unpack_image(image, bits, codes);
+      resolver_(block << shift_, codes);
+      for (ValueCode& code : codes) {
+        if (bits == 2) code = win_draw_loss(code);
+        if (bits == 8 && code > 255)
+          fail("{}: block {}: a derived value (code {}) does not fit the file's 8-bit values", name_, block,
+               code);
+      }
+      pack_image(codes, bits, image);
+    }
     auto* copy = new std::uint8_t[image.size()];
     std::copy(image.begin(), image.end(), copy);
     const std::uint8_t* expected = nullptr;
@@ -202,19 +225,57 @@ class BlockTier final : public TierReader {
   const std::uint8_t* offsets_ = nullptr;
   const std::uint8_t* checksums_ = nullptr;
   std::unique_ptr<BlockCodec> codec_;
+  Resolver resolver_;  // set only for files with derivable don't-cares
   std::unique_ptr<std::atomic<const std::uint8_t*>[]> images_;
 };
 
 // Images of this many bytes at most are compressed whole to choose a codec; above it,
 // an evenly spread sample of blocks decides.
 constexpr std::uint64_t kChoiceSampleBytes = 1 << 20;
+// What a dictionary is trained on, at most (the trainer takes an evenly spread part).
+constexpr std::uint64_t kTrainingSampleBytes = 4 << 20;
 
 }  // namespace
 
 std::unique_ptr<TierReader> io::open_tier_v2(std::string name, std::unique_ptr<MappedFile> file,
-                                             const Expected& expected, bool check_values) {
-  return std::make_unique<BlockTier>(std::move(name), std::move(file), expected, check_values);
+                                             const Expected& expected, bool check_values, Resolver resolver) {
+  return std::make_unique<BlockTier>(std::move(name), std::move(file), expected, check_values,
+                                     std::move(resolver));
 }
+
+namespace {
+
+// Parts of a tier (index ranges) on which codecs and block sizes are compared, or a
+// dictionary trained: evenly spread ranges of kDefaultBlockBytes of image (the largest
+// block size), `budget` bytes of image in all (the whole tier if it is smaller).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> spread_ranges(std::uint64_t positions, unsigned bits,
+                                                                   std::uint64_t budget) {
+  const std::uint64_t range = kDefaultBlockBytes * 8 / bits;
+  const std::uint64_t ranges = (positions + range - 1) / range;
+  const std::uint64_t wanted = std::max<std::uint64_t>(1, budget / kDefaultBlockBytes);
+  const std::uint64_t step = std::max<std::uint64_t>(1, ranges / wanted);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> out;
+  for (std::uint64_t r = 0; r < ranges; r += step)
+    out.emplace_back(r * range, std::min(positions, (r + 1) * range));
+  return out;
+}
+
+// The images of blocks of `block_positions` positions cut from ranges of the codes.
+std::vector<std::vector<std::uint8_t>> images_of(
+    std::span<const ValueCode> codes, unsigned bits, std::uint64_t block_positions,
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges) {
+  std::vector<std::vector<std::uint8_t>> out;
+  for (const auto& [first, last] : ranges) {
+    for (std::uint64_t b = first; b < last; b += block_positions) {
+      const auto part = codes.subspan(b, std::min(last, b + block_positions) - b);
+      out.emplace_back(image_bytes(part.size(), bits));
+      pack_image(part, bits, out.back());
+    }
+  }
+  return out;
+}
+
+}  // namespace
 
 TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes,
                       const WriteOptions& options) {
@@ -223,67 +284,74 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
   header.encoding = options.encoding;
   header.value_bytes = 0;
   const bool depth = options.encoding == Encoding::kDepth;
+  // From every value, don't-cares included: a reader resolving them writes their values
+  // into images of this width.
   const ValueCode largest = codes.empty() ? 0 : *std::max_element(codes.begin(), codes.end());
   header.image_bits = !depth ? 2 : largest < 256 ? 8 : 16;
   const unsigned bits = header.image_bits;
-  header.block_positions =
-      options.block_positions != 0 ? options.block_positions : kDefaultBlockBytes * 8 / header.image_bits;
-  if (!std::has_single_bit(header.block_positions) || header.block_positions > kMaxBlockPositions)
-    fail("block size {} is not a power of two up to {}", header.block_positions, kMaxBlockPositions);
-  header.blocks = (codes.size() + header.block_positions - 1) / header.block_positions;
+  if (options.block_positions != 0 &&
+      (!std::has_single_bit(options.block_positions) || options.block_positions > kMaxBlockPositions))
+    fail("block size {} is not a power of two up to {}", options.block_positions, kMaxBlockPositions);
   header.holes_filled = options.fill_holes;
   const int threads = options.threads > 0 ? options.threads : default_threads();
-  const std::uint64_t blocks = header.blocks;
+  const std::uint64_t positions = codes.size();
 
-  // The images, holes given the value before them (the block's first value for holes
-  // at its start), which lengthens runs and costs nothing: no probe by position reads a
-  // hole.
-  std::vector<std::vector<std::uint8_t>> images(blocks);
-  parallel_for(0, blocks, threads, 16, [&](std::uint64_t begin, std::uint64_t end, int) {
-    std::vector<ValueCode> symbols;
-    for (std::uint64_t b = begin; b < end; ++b) {
-      const std::uint64_t first = b * header.block_positions;
-      const std::uint64_t last = std::min<std::uint64_t>(codes.size(), first + header.block_positions);
-      symbols.assign(codes.begin() + static_cast<std::ptrdiff_t>(first),
-                     codes.begin() + static_cast<std::ptrdiff_t>(last));
-      if (!depth) {
-        for (ValueCode& symbol : symbols) symbol = win_draw_loss(symbol);
-      }
-      if (options.fill_holes) {
-        ValueCode previous = kHoleCode;
-        for (const ValueCode symbol : symbols) {
-          if (symbol != kHoleCode) {
-            previous = symbol;
-            break;
-          }
-        }
-        for (ValueCode& symbol : symbols) {
-          if (symbol == kHoleCode) symbol = previous;
-          previous = symbol;
+  // The symbols as stored. Don't-cares (holes, and the positions the game derives from
+  // their moves) take the value before them in index order (the first value for those
+  // at the start), which only lengthens runs: no probe by position reads a hole, and a
+  // derivable position is answered from its moves.
+  std::vector<std::uint8_t> derivable;
+  std::uint64_t derivable_count = 0;
+  if (options.derivable) {
+    derivable.assign(positions, 0);
+    std::atomic<std::uint64_t> count{0};
+    parallel_for(0, positions, threads, 1 << 14, [&](std::uint64_t begin, std::uint64_t end, int) {
+      std::uint64_t found = 0;
+      for (std::uint64_t i = begin; i < end; ++i) {
+        if (codes[i] != kHoleCode && options.derivable(header.tier, i)) {
+          derivable[i] = 1;
+          ++found;
         }
       }
-      images[b].resize(image_bytes(symbols.size(), bits));
-      pack_image(symbols, bits, images[b]);
-    }
-  });
-  {
-    XXH3_state_t* state = XXH3_createState();
-    XXH3_64bits_reset(state);
-    for (const auto& image : images) XXH3_64bits_update(state, image.data(), image.size());
-    header.values_checksum = XXH3_64bits_digest(state);
-    XXH3_freeState(state);
+      count.fetch_add(found, std::memory_order_relaxed);
+    });
+    derivable_count = count.load();
   }
+  header.derivable_filled = derivable_count > 0;
+  if (header.derivable_filled) header.version = kFormatVersion3;
+  std::vector<ValueCode> symbols(codes.begin(), codes.end());
+  if (!depth) {
+    for (ValueCode& symbol : symbols) symbol = win_draw_loss(symbol);
+  }
+  {
+    auto dont_care = [&](std::uint64_t i) {
+      return (options.fill_holes && codes[i] == kHoleCode) || (derivable_count > 0 && derivable[i] != 0);
+    };
+    ValueCode previous = kHoleCode;
+    for (std::uint64_t i = 0; i < positions; ++i) {
+      if (!dont_care(i)) {
+        previous = symbols[i];
+        break;
+      }
+    }
+    for (std::uint64_t i = 0; i < positions; ++i) {
+      if (dont_care(i)) {
+        symbols[i] = previous;
+      } else {
+        previous = symbols[i];
+      }
+    }
+  }
+  std::vector<std::uint8_t>().swap(derivable);
 
-  // Candidate codecs, fitted to (a sample of) the images, compared by the size they give.
-  std::uint64_t total_image = 0;
-  for (const auto& image : images) total_image += image.size();
-  const std::uint64_t step = std::max<std::uint64_t>(1, total_image / kChoiceSampleBytes);
-  const std::vector<std::span<const std::uint8_t>> all(images.begin(), images.end());
-  std::vector<std::span<const std::uint8_t>> sample;
-  std::uint64_t sample_image = 0;
-  for (std::uint64_t b = 0; b < blocks; b += step) {
-    sample.emplace_back(images[b]);
-    sample_image += images[b].size();
+  // Candidate block sizes and codecs, each fitted to and measured on the same spread
+  // ranges of the tier; the smallest file (blocks scaled to the tier, index and table)
+  // wins.
+  std::vector<std::uint64_t> block_sizes;
+  if (options.block_positions != 0) {
+    block_sizes.push_back(options.block_positions);
+  } else {
+    for (const std::size_t bytes : kBlockBytesChoices) block_sizes.push_back(bytes * 8 / bits);
   }
   struct Candidate {
     Codec codec;
@@ -302,35 +370,70 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
       return c.codec == Codec::kZstd && c.dictionary != *options.dictionary;
     });
   }
-  auto compress_blocks = [&](const BlockCodec& codec,
-                             const std::vector<std::span<const std::uint8_t>>& which) {
+  auto compress_blocks = [&](const BlockCodec& codec, const std::vector<std::vector<std::uint8_t>>& which) {
     std::vector<std::vector<std::uint8_t>> out(which.size());
     parallel_for(0, which.size(), threads, 1, [&](std::uint64_t begin, std::uint64_t end, int) {
       for (std::uint64_t b = begin; b < end; ++b) codec.compress(which[b], out[b]);
     });
     return out;
   };
+  const auto sample_ranges = spread_ranges(positions, bits, kChoiceSampleBytes);
+  const auto training_ranges = spread_ranges(positions, bits, kTrainingSampleBytes);
+  std::uint64_t sample_positions = 0;
+  for (const auto& [first, last] : sample_ranges) sample_positions += last - first;
   std::unique_ptr<BlockCodec> chosen;
+  std::uint64_t chosen_block_positions = block_sizes.front();
   std::uint64_t chosen_bytes = std::numeric_limits<std::uint64_t>::max();
-  for (const Candidate& candidate : candidates) {
-    // A dictionary learns from the whole tier (the trainer takes an evenly spread part).
-    auto codec = fit_codec(candidate.codec, bits, candidate.dictionary ? all : sample, candidate.dictionary,
-                           options.zstd_level);
-    if (candidate.dictionary && codec->table().empty() && candidates.size() > 1)
-      continue;  // too little to train on
-    // The blocks' size, scaled from the sample to the whole tier, plus the table.
-    std::uint64_t sample_bytes = 0;
-    for (const auto& block : compress_blocks(*codec, sample)) sample_bytes += block.size();
-    const std::uint64_t bytes =
-        codec->table().size() +
-        static_cast<std::uint64_t>(static_cast<double>(sample_bytes) * static_cast<double>(total_image) /
-                                   static_cast<double>(std::max<std::uint64_t>(sample_image, 1)));
-    if (bytes < chosen_bytes) {
-      chosen = std::move(codec);
-      chosen_bytes = bytes;
+  for (const std::uint64_t block_positions : block_sizes) {
+    const auto sample = images_of(symbols, bits, block_positions, sample_ranges);
+    std::vector<std::vector<std::uint8_t>> training;
+    std::vector<std::span<const std::uint8_t>> sample_spans(sample.begin(), sample.end());
+    const std::uint64_t blocks = (positions + block_positions - 1) / block_positions;
+    for (const Candidate& candidate : candidates) {
+      if (candidate.dictionary && training.empty())
+        training = images_of(symbols, bits, block_positions, training_ranges);
+      auto codec = fit_codec(
+          candidate.codec, bits,
+          candidate.dictionary ? std::vector<std::span<const std::uint8_t>>(training.begin(), training.end())
+                               : sample_spans,
+          candidate.dictionary, options.zstd_level);
+      if (candidate.dictionary && codec->table().empty() && candidates.size() > 1)
+        continue;  // too little to train on
+      std::uint64_t sample_bytes = 0;
+      for (const auto& block : compress_blocks(*codec, sample)) sample_bytes += block.size();
+      const std::uint64_t bytes =
+          index_bytes(blocks) + codec->table().size() +
+          static_cast<std::uint64_t>(static_cast<double>(sample_bytes) * static_cast<double>(positions) /
+                                     static_cast<double>(std::max<std::uint64_t>(sample_positions, 1)));
+      if (bytes < chosen_bytes) {
+        chosen = std::move(codec);
+        chosen_bytes = bytes;
+        chosen_block_positions = block_positions;
+      }
     }
   }
-  const std::vector<std::vector<std::uint8_t>> compressed = compress_blocks(*chosen, all);
+  header.block_positions = chosen_block_positions;
+  header.blocks = (positions + header.block_positions - 1) / header.block_positions;
+  const std::uint64_t blocks = header.blocks;
+  std::vector<std::vector<std::uint8_t>> images(blocks);
+  parallel_for(0, blocks, threads, 16, [&](std::uint64_t begin, std::uint64_t end, int) {
+    for (std::uint64_t b = begin; b < end; ++b) {
+      const std::uint64_t first = b * header.block_positions;
+      const auto part = std::span<const ValueCode>(symbols).subspan(
+          first, std::min<std::uint64_t>(positions, first + header.block_positions) - first);
+      images[b].resize(image_bytes(part.size(), bits));
+      pack_image(part, bits, images[b]);
+    }
+  });
+  std::vector<ValueCode>().swap(symbols);
+  {
+    XXH3_state_t* state = XXH3_createState();
+    XXH3_64bits_reset(state);
+    for (const auto& image : images) XXH3_64bits_update(state, image.data(), image.size());
+    header.values_checksum = XXH3_64bits_digest(state);
+    XXH3_freeState(state);
+  }
+  const std::vector<std::vector<std::uint8_t>> compressed = compress_blocks(*chosen, images);
   // Every block must decompress to its image before the file may replace anything.
   parallel_for(0, blocks, threads, 16, [&](std::uint64_t begin, std::uint64_t end, int) {
     std::vector<std::uint8_t> image;

@@ -3,6 +3,10 @@
 // first use and kept open, for the retrograde engine and verification (TierReader::code
 // reads a child tier at random), and a Prober over the same files for probing positions
 // with bounded caches. Safe to call from many threads.
+//
+// A file with derivable don't-cares (db/derivable.h) is read with a resolver: each block
+// gets the derived values of its don't-cares when it is decompressed, so the readers of
+// find() hand out every position's value (the retrograde engine, verify, compress).
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -12,6 +16,7 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "db/derivable.h"
 #include "db/location.h"
 #include "db/prober.h"
 #include "db/tier_file.h"
@@ -36,7 +41,10 @@ class Database {
     const std::filesystem::path path = location_.file(game.tier_name(tier));
     std::error_code ignored;
     if (!std::filesystem::exists(path, ignored)) return nullptr;
-    auto reader = open_tier(path, location_.expected(tier, game.size(tier)), check_values_);
+    auto reader =
+        open_tier(path, location_.expected(tier, game.size(tier)), check_values_, resolver(game, tier));
+    if (reader->header().derivable_filled && !HasDerivable<G>)
+      fail("{}: holds derivable don't-cares, but game {} derives no position", path.string(), G::kName);
     return open_.emplace(tier, std::move(reader)).first->second.get();
   }
 
@@ -48,6 +56,36 @@ class Database {
   }
 
  private:
+  // Gives the derivable positions of a block of the tier their values, read from the
+  // child tiers through find() (each resolved in turn).
+  template <Game G>
+  Resolver resolver(const G& game, Tier tier) {
+    if constexpr (!HasDerivable<G>) {
+      return {};
+    } else {
+      return [this, game, tier](Index first, std::span<ValueCode> codes) {
+        for (std::size_t i = 0; i < codes.size(); ++i) {
+          const auto pos = game.unrank(tier, first + i);
+          if (!pos || !game.derivable(*pos)) continue;
+          const auto value = derive_value(game, *pos, [&](const typename G::Position& next) {
+            const Ranked ranked = game.rank(next);
+            if (ranked.tier == tier)
+              fail("tier {}: a move of a derivable position stays in the tier", game.tier_name(tier));
+            const TierReader* child = find(game, ranked.tier);
+            if (child == nullptr)
+              fail("tier {} needs tier {} to derive its don't-care positions, which is not built",
+                   game.tier_name(tier), game.tier_name(ranked.tier));
+            const ValueCode code = child->code(ranked.index);
+            if (code == kHoleCode || code >= kCodeLimit)
+              fail("{}: index {} holds no value (corrupt file?)", child->path(), ranked.index);
+            return std::optional(Value::from_code(code));
+          });
+          codes[i] = value->code();
+        }
+      };
+    }
+  }
+
   Location location_;
   bool check_values_;
   std::mutex mutex_;

@@ -77,7 +77,8 @@ void check_expected(const TierHeader& header, const Expected& expected, const st
 // Sets the header's position count, outcome counts and longest depths from the codes.
 void count_values(TierHeader& header, std::span<const ValueCode> codes);
 // The reader of a format v2 file whose magic and version have been read (block_file.cpp).
+// Reads versions 2 and 3 (the same layout).
 std::unique_ptr<TierReader> open_tier_v2(std::string name, std::unique_ptr<MappedFile> file,
-                                         const Expected& expected, bool check_values);
+                                         const Expected& expected, bool check_values, Resolver resolver);
 
 }  // namespace gs::db::io

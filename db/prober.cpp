@@ -52,6 +52,8 @@ const Prober::Open* Prober::open_tier_file(Tier tier, const std::string& name, s
   if (open->number >= (1U << 16) - 1) fail("{}: more than 65534 open tiers in one prober", path.string());
   open->positions = header.positions;
   open->bits = header.image_bits;
+  open->derivable = header.derivable_filled;
+  open->depths = header.depths();
   open->shift =
       open->reader->has_blocks() ? static_cast<unsigned>(std::countr_zero(header.block_positions)) : 0;
   open->slots = std::make_unique<void*[]>(open->reader->has_blocks() ? header.blocks : 0);

@@ -15,6 +15,10 @@
 // with depth 0; depths(game, tier) tells. Holes: a probe by position never reaches one;
 // stored_code() at a hole's index returns whatever the file holds there (the value
 // before it), code() asks the game and answers kHoleCode.
+//
+// Derivable don't-cares (db/derivable.h, files of format v3): probe() and value_code()
+// answer them by a search over their moves, probing each child (through the caches);
+// stored_code() returns what the file holds there.
 #include <atomic>
 #include <cstdint>
 #include <memory>
@@ -27,6 +31,7 @@
 #include "core/game.h"
 #include "db/block_cache.h"
 #include "db/block_codec.h"
+#include "db/derivable.h"
 #include "db/location.h"
 #include "db/tier_file.h"
 
@@ -57,22 +62,41 @@ class Prober {
   std::optional<Value> probe(const G& game, const typename G::Position& pos) {
     if (auto value = game.terminal(pos)) return value;
     const Ranked ranked = game.rank(pos);
-    const std::optional<ValueCode> code = stored_code(game, ranked.tier, ranked.index);
-    if (!code) return std::nullopt;
-    if (*code == kHoleCode || *code >= kCodeLimit) {
+    const Open* open = find_or_open(game, ranked.tier);
+    if (open == nullptr) return std::nullopt;
+    if (open->derivable && db::derivable(game, pos)) return derived(game, *open, pos);
+    const ValueCode code = read(*open, ranked.index);
+    if (code == kHoleCode || code >= kCodeLimit) {
       fail("{}: index {} of tier {} holds no value (corrupt file?)",
            location_.file(game.tier_name(ranked.tier)).string(), ranked.index, game.tier_name(ranked.tier));
     }
-    return Value::from_code(*code);
+    return Value::from_code(code);
   }
 
   // The code stored at an index, nullopt if the tier has no file. At a hole's index the
   // file may hold any value.
   template <Game G>
   std::optional<ValueCode> stored_code(const G& game, Tier tier, Index index) {
-    const Open* open = find(tier);
-    if (open == nullptr) open = open_tier_file(tier, game.tier_name(tier), game.size(tier));
+    const Open* open = find_or_open(game, tier);
     if (open == nullptr) return std::nullopt;
+    return read(*open, index);
+  }
+
+  // The value code at the index of a position (not a hole): what the file stores, or
+  // for a derivable don't-care, the value derived from its moves. nullopt if the tier
+  // (or a tier a derivation needs) has no file.
+  template <Game G>
+  std::optional<ValueCode> value_code(const G& game, Tier tier, Index index) {
+    const Open* open = find_or_open(game, tier);
+    if (open == nullptr) return std::nullopt;
+    if (open->derivable) {
+      const auto pos = game.unrank(tier, index);
+      if (pos && db::derivable(game, *pos)) {
+        const auto value = derived(game, *open, *pos);
+        if (!value) return std::nullopt;
+        return value->code();
+      }
+    }
     return read(*open, index);
   }
 
@@ -81,15 +105,16 @@ class Prober {
   template <Game G>
   std::optional<ValueCode> code(const G& game, Tier tier, Index index) {
     const std::optional<ValueCode> stored = stored_code(game, tier, index);
-    if (stored && !game.unrank(tier, index)) return kHoleCode;
-    return stored;
+    if (!stored) return stored;
+    const auto pos = game.unrank(tier, index);
+    if (!pos) return kHoleCode;
+    return value_code(game, tier, index);
   }
 
   // The header of a tier's file, nullptr if it has none.
   template <Game G>
   const TierHeader* header(const G& game, Tier tier) {
-    const Open* open = find(tier);
-    if (open == nullptr) open = open_tier_file(tier, game.tier_name(tier), game.size(tier));
+    const Open* open = find_or_open(game, tier);
     return open == nullptr ? nullptr : &open->reader->header();
   }
 
@@ -104,6 +129,8 @@ class Prober {
     unsigned shift = 0;        // log2 of positions per block
     unsigned bits = 0;         // per position in a block image
     std::uint64_t positions = 0;
+    bool derivable = false;  // the file holds derivable don't-cares
+    bool depths = true;      // the file keeps depths
     // Per block, the block cache's entry while it holds the block (BlockCache::with).
     std::unique_ptr<void*[]> slots;
   };
@@ -129,6 +156,26 @@ class Prober {
   }
 
   const Open* open_tier_file(Tier tier, const std::string& name, std::uint64_t positions);
+
+  template <Game G>
+  const Open* find_or_open(const G& game, Tier tier) {
+    const Open* open = find(tier);
+    if (open == nullptr) open = open_tier_file(tier, game.tier_name(tier), game.size(tier));
+    if (open != nullptr && open->derivable && !HasDerivable<G>)
+      fail("{}: holds derivable don't-cares, but game {} derives no position", open->reader->path(),
+           G::kName);
+    return open;
+  }
+
+  // The value of a derivable don't-care of an open file, from its moves: each child
+  // probed in turn (derived again where it is a don't-care of its own).
+  template <Game G>
+  std::optional<Value> derived(const G& game, const Open& open, const typename G::Position& pos) {
+    const auto value =
+        derive_value(game, pos, [&](const typename G::Position& next) { return probe(game, next); });
+    if (!value || open.depths) return value;
+    return without_depth(*value);
+  }
   void insert(TierTable& table, const Open* open);
 
   ValueCode read(const Open& open, Index index) {

@@ -234,7 +234,7 @@ void remove_stale_temporaries(const std::filesystem::path& path) {
 }
 
 std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const Expected& expected,
-                                      bool check_values) {
+                                      bool check_values, Resolver resolver) {
   std::string name = path.string();
   auto file = std::make_unique<io::MappedFile>(name);
   if (file->size() < kHeaderSize) {
@@ -247,9 +247,10 @@ std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const E
   const std::uint32_t version = io::get_u32(bytes + 8);
   if (version == kFormatVersion1)
     return std::make_unique<MappedTier>(name, std::move(file), expected, check_values);
-  if (version == kFormatVersion) return io::open_tier_v2(name, std::move(file), expected, check_values);
-  fail("{}: format version {} is not supported (this build reads {} and {})", name, version, kFormatVersion1,
-       kFormatVersion);
+  if (version == kFormatVersion || version == kFormatVersion3)
+    return io::open_tier_v2(name, std::move(file), expected, check_values, std::move(resolver));
+  fail("{}: format version {} is not supported (this build reads {} to {})", name, version, kFormatVersion1,
+       kFormatVersion3);
 }
 
 bool tier_file_good(const std::filesystem::path& path, const Expected& expected) {

@@ -6,7 +6,9 @@
 // blocks of values, so that a probe decompresses one block. Values are either full
 // codes with depth or win/draw/loss only (db/block_codec.h). Holes may hold any value
 // (the value before them, which compresses best): a reader tells a hole only by asking
-// the game (unrank), never from the file.
+// the game (unrank), never from the file. Format v3 is v2 with derivable don't-cares
+// (positions the game derives from their moves, db/derivable.h, also holding a
+// neighbour's value): its own version, so that a reader of v2 refuses it.
 //
 // Format v1 (the first engine's files, still read, converted by `gamesolver compress`):
 // a fixed header and one value code per index, uncompressed:
@@ -32,8 +34,10 @@
 // All integers are little-endian. A file is written to a temporary name, synced and then
 // renamed, so a file under its final name is always complete; a reader checks the size,
 // the checksums and that the header names the game, rules and tier it expects.
+#include <array>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -46,6 +50,9 @@ namespace gs::db {
 
 inline constexpr std::uint32_t kFormatVersion = 2;  // what write_tier writes
 inline constexpr std::uint32_t kFormatVersion1 = 1;
+// Format v2's layout with derivable don't-cares (docs/FORMAT.md): a reader that does not
+// know the game's fallback must not read such a file, so it carries a version of its own.
+inline constexpr std::uint32_t kFormatVersion3 = 3;
 inline constexpr std::size_t kHeaderSize = 256;  // both versions
 inline constexpr std::string_view kFileSuffix = ".gsdb";
 
@@ -68,8 +75,9 @@ struct TierHeader {
   // v2 only.
   Encoding encoding = Encoding::kDepth;
   Codec codec = Codec::kNone;
-  std::uint8_t image_bits = 8;  // bits per position in a block image (2, 8 or 16)
-  bool holes_filled = false;    // holes hold a neighbour's value, not kHoleCode
+  std::uint8_t image_bits = 8;    // bits per position in a block image (2, 8 or 16)
+  bool holes_filled = false;      // holes hold a neighbour's value, not kHoleCode
+  bool derivable_filled = false;  // v3: the game's derivable positions hold a neighbour's value
   std::uint64_t block_positions = 0;
   std::uint64_t blocks = 0;
   std::uint64_t table_bytes = 0;  // the codec's table (run-length alphabet, zstd dictionary)
@@ -83,13 +91,26 @@ struct TierHeader {
 struct WriteOptions {
   Encoding encoding = Encoding::kDepth;
   std::optional<Codec> codec;         // nullopt: whichever gives the smallest file ("auto")
-  std::uint64_t block_positions = 0;  // a power of two; 0: kDefaultBlockBytes of image
+  std::uint64_t block_positions = 0;  // a power of two; 0: chosen per file, kBlockBytesChoices
   int zstd_level = 19;
   std::optional<bool> dictionary;  // zstd with a dictionary trained on the tier; nullopt: if smaller
   bool fill_holes = true;          // give holes the value before them (else they stay kHoleCode)
-  int threads = 0;                 // 0: every core; the file is the same for any count
+  // The game's derivable positions (core/game.h) by tier and index, given the value
+  // before them like holes (the file is then format v3); empty: every value is stored.
+  // Called from several threads at once.
+  std::function<bool(Tier, Index)> derivable;
+  int threads = 0;  // 0: every core; the file is the same for any count
 };
 inline constexpr std::size_t kDefaultBlockBytes = 16384;
+// The block sizes (bytes of image) write_tier tries when it chooses: the one giving the
+// smallest file (blocks, index and table) wins; the largest is kDefaultBlockBytes, which
+// bounds what a cold probe decompresses.
+inline constexpr std::array<std::size_t, 3> kBlockBytesChoices = {1024, 4096, 16384};
+
+// Gives the derivable positions of a block their values (the reader of a file with
+// derivable don't-cares, db/database.h): called with the first index of a block and
+// its codes, it replaces the codes of the derivable positions with their values.
+using Resolver = std::function<void(Index first, std::span<ValueCode> codes)>;
 
 // What a reader must find in a header.
 struct Expected {
@@ -134,8 +155,12 @@ class TierReader {
 // size and (v2) the block index; throws gs::Error naming the file and what is wrong.
 // With check_values every block's (v1: the values') checksum is verified too, one pass
 // over the file.
+//
+// A file with derivable don't-cares (v3) read without a resolver hands out what it
+// stores there, like a hole's filler (the Prober derives those values itself); with
+// one, code() gives every position its value: each block is resolved once, on load.
 std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const Expected& expected,
-                                      bool check_values);
+                                      bool check_values, Resolver resolver = {});
 
 // Writes a tier file in format v2, atomically. The header's counts and checksums are
 // computed here from the codes (one per index, kHoleCode for holes); with the win/draw/

@@ -26,7 +26,7 @@ class Databases {
     if (database_ == nullptr) return std::nullopt;
     const Kind tier_kind = kind(ranked.tier);
     if (tier_kind == Kind::kNone) return std::nullopt;
-    const std::optional<ValueCode> code = database_->prober().stored_code(game_, ranked.tier, ranked.index);
+    const std::optional<ValueCode> code = database_->prober().value_code(game_, ranked.tier, ranked.index);
     if (!code) return std::nullopt;
     if (*code == kHoleCode || *code >= kCodeLimit) {
       fail("database of tier {}: index {} holds no value (corrupt file?)", game_.tier_name(ranked.tier),
