@@ -35,6 +35,9 @@ struct CommonOptions {
   bool per_tier = false;    // count: a row per tier too
   bool sizes_only = false;  // count: index sizes and the baseline only, no enumeration
 
+  // count --materials: a row per material too (games that define materials).
+  bool per_material = false;
+
   // verify --checksums (no values re-derived); compress --encoding (wdl or depth) and
   // --codec (auto, rle, zstd or none).
   bool checksums = false;
@@ -50,6 +53,16 @@ struct SolveRequest {
   double memory_gib = 1.0;          // the search's tables (and PNS's tree)
 };
 
+// `gamesolver play`: where the game starts (a position, or the end of a game in a PDN
+// file), the side the human plays, and where to save the game played as PDN.
+struct PlayRequest {
+  std::optional<std::string> from;
+  std::string human = "auto";  // white, black or auto (the side to move at the start)
+  std::optional<std::filesystem::path> pdn;
+  int game = 1;  // the game in the PDN file, from 1
+  std::optional<std::filesystem::path> save;
+};
+
 class Driver {
  public:
   virtual ~Driver() = default;
@@ -60,8 +73,10 @@ class Driver {
   virtual int compress(const CommonOptions& options, int pieces) = 0;
   virtual int stats(const CommonOptions& options, int pieces) = 0;
   virtual int count(const CommonOptions& options, int pieces) = 0;
-  virtual int play(const CommonOptions& options, const std::optional<std::string>& from,
-                   const std::string& human) = 0;
+  virtual int play(const CommonOptions& options, const PlayRequest& request) = 0;
+  // `gamesolver probe --pdn FILE`: every ply of a game in a PDN file with the values
+  // before and after it, marking the moves that change the theoretical value.
+  virtual int probe_game(const CommonOptions& options, const std::filesystem::path& file, int game) = 0;
   virtual int solve(const CommonOptions& options, const SolveRequest& request,
                     const std::string& position) = 0;
   // `gamesolver perft`: the leaf count of the move tree to `depth` plies from a position

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -12,12 +13,15 @@
 #include <vector>
 
 #include "cli/driver.h"
+#include "cli/game_extras.h"
 #include "cli/game_info.h"
+#include "cli/pdn_game.h"
 #include "cli/position_report.h"
 #include "cli/solve_command.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "core/parallel.h"
+#include "core/pdn.h"
 #include "core/progress.h"
 #include "db/database.h"
 #include "retro/build.h"
@@ -38,7 +42,8 @@ class GameDriver final : public Driver {
   using Position = typename G::Position;
   using Move = typename G::Move;
 
-  explicit GameDriver(G game) : game_(std::move(game)) {}
+  explicit GameDriver(G game, GameExtras<G> extras = {})
+      : game_(std::move(game)), extras_(std::move(extras)) {}
 
   int build(const CommonOptions& options, int pieces) override {
     run_build(options, pieces, stdout);
@@ -351,31 +356,50 @@ class GameDriver final : public Driver {
         baseline += other.baseline;
       }
     };
+    const bool per_material = options.per_material;
+    if (per_material && extras_.material == nullptr) {
+      fail("{} groups no positions by material: its tiers are its materials (use --tiers)", G::kName);
+    }
+    if (per_material && options.sizes_only) fail("--materials counts positions: it does not go with --sizes");
+    // Per material: its code and counts, a short list per thread (a tier holds few).
+    using MaterialCounts = std::vector<std::pair<std::uint32_t, Counts>>;
+    auto material_entry = [](MaterialCounts& list, std::uint32_t code) -> Counts& {
+      for (auto& [key, counts] : list) {
+        if (key == code) return counts;
+      }
+      return list.emplace_back(code, Counts{}).second;
+    };
     std::map<int, Counts> by_pieces;
     std::vector<std::pair<Tier, Counts>> by_tier;
+    std::map<std::pair<int, std::uint32_t>, Counts> by_material;
     for (const Tier tier : game_.tiers(pieces)) {
       const Index size = game_.size(tier);
       const int workers = options.sizes_only ? 1 : threads(options);
       std::vector<Counts> partial(static_cast<std::size_t>(workers));
+      std::vector<MaterialCounts> partial_materials(static_cast<std::size_t>(workers));
       Progress progress("count " + game_.tier_name(tier), size, options.quiet || options.sizes_only);
       parallel_for(0, options.sizes_only ? 0 : size, workers, 1 << 14,
                    [&](Index begin, Index end, int thread) {
                      Counts& c = partial[static_cast<std::size_t>(thread)];
+                     MaterialCounts& materials = partial_materials[static_cast<std::size_t>(thread)];
                      std::vector<Position> symmetric;
                      MoveList<G> moves;
                      for (Index i = begin; i < end; ++i) {
                        const auto pos = game_.unrank(tier, i);
                        if (!pos) continue;
                        game_.symmetric(*pos, symmetric);
+                       Counts one;
                        const auto orbit = static_cast<std::uint64_t>(symmetric.size());
-                       ++c.classes;
-                       c.positions += orbit;
+                       one.classes = 1;
+                       one.positions = orbit;
                        if (game_.terminal(*pos)) {
-                         c.terminal += orbit;
-                         continue;
+                         one.terminal = orbit;
+                       } else {
+                         game_.moves(*pos, moves);
+                         if (moves.empty()) one.stalemates = orbit;
                        }
-                       game_.moves(*pos, moves);
-                       if (moves.empty()) c.stalemates += orbit;
+                       c.add(one);
+                       if (per_material) material_entry(materials, extras_.material(*pos)).add(one);
                      }
                      progress.add(end - begin);
                    });
@@ -385,6 +409,19 @@ class GameDriver final : public Driver {
       if constexpr (HasBaselineSize<G>) sum.baseline = game_.baseline_size(tier);
       by_pieces[game_.tier_pieces(tier)].add(sum);
       by_tier.emplace_back(tier, sum);
+      for (const MaterialCounts& list : partial_materials) {
+        for (const auto& [code, counts] : list) by_material[{game_.tier_pieces(tier), code}].add(counts);
+      }
+    }
+    // The end positions (in no tier) of each material.
+    std::map<std::pair<int, std::uint32_t>, std::uint64_t> material_ends;
+    if (per_material && extras_.end_positions_by_material != nullptr) {
+      for (int n = 1; n <= pieces; ++n) {
+        for (const auto& [code, count] : extras_.end_positions_by_material(n)) {
+          material_ends[{n, code}] += count;
+          by_material[{n, code}];  // a row even where no tier holds the material
+        }
+      }
     }
     auto row = [&](const std::string& key, const nlohmann::json& label, const Counts& c,
                    std::uint64_t end_positions) {
@@ -405,9 +442,21 @@ class GameDriver final : public Driver {
       pieces_rows.push_back(row("pieces", n, c, end_positions));
     }
     for (const auto& [tier, c] : by_tier) tier_rows.push_back(row("tier", game_.tier_name(tier), c, 0));
+    nlohmann::json material_rows = nlohmann::json::array();
+    for (const auto& [key, c] : by_material) {
+      const auto ends = material_ends.find(key);
+      const std::uint64_t end_positions = c.terminal + (ends == material_ends.end() ? 0 : ends->second);
+      material_rows.push_back({{"pieces", key.first},
+                               {"material", extras_.material_name(key.second)},
+                               {"positions", c.positions},
+                               {"end_positions", end_positions},
+                               {"stalemates", c.stalemates},
+                               {"classes", c.classes}});
+    }
     if (options.json) {
       nlohmann::json out = {{"game", std::string(G::kName)}, {"counts", pieces_rows}};
       if (options.per_tier) out["tiers"] = tier_rows;
+      if (per_material) out["materials"] = material_rows;
       if constexpr (HasBaselineSize<G>) out["baseline"] = G::baseline_name();
       fmt::print("{}\n", out.dump(2));
       return 0;
@@ -446,25 +495,66 @@ class GameDriver final : public Driver {
       for (const auto& r : tier_rows) print(r, "tier");
       fmt::print("\n");
     }
+    if (per_material) {
+      // classes: boards (positions up to symmetry); with the end positions they add up
+      // to the boards of each piece count.
+      fmt::print("{:>8} {:>8} {:>16} {:>14} {:>11} {:>14}\n", "pieces", "material", "positions",
+                 "end positions", "stalemates", "classes");
+      for (const auto& r : material_rows) {
+        fmt::print("{:>8} {:>8} {:>16} {:>14} {:>11} {:>14}\n", r["pieces"].get<int>(),
+                   r["material"].get<std::string>(), r["positions"].get<std::uint64_t>(),
+                   r["end_positions"].get<std::uint64_t>(), r["stalemates"].get<std::uint64_t>(),
+                   r["classes"].get<std::uint64_t>());
+      }
+      fmt::print("\n");
+    }
     header("pieces", "end positions");
     for (const auto& r : pieces_rows) print(r, "pieces");
     return 0;
   }
 
-  int play(const CommonOptions& options, const std::optional<std::string>& from,
-           const std::string& human) override {
+  int play(const CommonOptions& options, const PlayRequest& request) override {
+    if (request.from && request.pdn) fail("play: give --from or --pdn, not both");
+    std::error_code same_error;
+    if (request.save && request.pdn && std::filesystem::equivalent(*request.save, *request.pdn, same_error))
+      fail("play: --save {} would overwrite the game file read with --pdn", request.save->string());
     db::Database database(location(options));
-    Position pos = from ? game_.parse_position(*from) : game_.start();
+    PlayedGame<G> played;
+    if (request.pdn) {
+      const std::string source = request.pdn->string();
+      played = replay(game_, game_in(pdn::read_file(*request.pdn), request.game, source), source, extras_);
+      fmt::print("{} moves of game {} of {} replayed\n", played.moves.size(), request.game, source);
+    } else {
+      played.start = request.from ? game_.parse_position(*request.from) : game_.start();
+      played.positions.push_back(played.start);
+      played.second_half = side_to_move<G>(played.start) != side_to_move<G>(game_.start());
+    }
+    // The game played so far is saved however the session ends.
+    auto finish = [&]() {
+      if (request.save) {
+        pdn::write_file(*request.save, pdn_text(game_, played, extras_));
+        fmt::print("game saved to {}\n", request.save->string());
+      }
+      return 0;
+    };
+    auto play_move = [&](const Position& from, const Move& move) {
+      played.moves.push_back(move);
+      played.move_texts.push_back(game_.move_text(from, move));
+      const Position next = game_.play(from, move);
+      played.positions.push_back(next);
+      return next;
+    };
+    Position pos = played.positions.back();
     int human_side = -1;  // -1: the side to move at the start
-    if (human == "white") human_side = 0;
-    if (human == "black") human_side = 1;
+    if (request.human == extras_.side_names[0]) human_side = 0;
+    if (request.human == extras_.side_names[1]) human_side = 1;
     if (human_side < 0) human_side = side_of(pos);
     std::string line;
     while (true) {
       fmt::print("\n{}", board(pos));
       if (const auto over = game_.terminal(pos)) {
         fmt::print("game over: {} for the side to move\n", over->to_string());
-        return 0;
+        return finish();
       }
       const std::optional<Value> value = db::probe(game_, database, pos);
       fmt::print("value: {}\n", cli::value_text(value, depth_known(game_, database, pos)));
@@ -472,14 +562,14 @@ class GameDriver final : public Driver {
       game_.moves(pos, moves);
       if (moves.empty()) {
         fmt::print("no legal move: {}\n", game_.no_move_value().to_string());
-        return 0;
+        return finish();
       }
       if (side_of(pos) == human_side) {
         fmt::print("your move (or 'quit'): ");
         std::fflush(stdout);
-        if (!std::getline(std::cin, line) || line == "quit") return 0;
+        if (!std::getline(std::cin, line) || line == "quit") return finish();
         try {
-          pos = game_.play(pos, game_.parse_move(pos, line));
+          pos = play_move(pos, game_.parse_move(pos, line));
         } catch (const Error& error) {
           fmt::print("{}\n", error.what());
         }
@@ -490,7 +580,7 @@ class GameDriver final : public Driver {
             "this position is beyond the databases ({} is not built): the perfect player "
             "cannot move from here\n",
             game_.tier_name(game_.rank(pos).tier));
-        return 0;
+        return finish();
       }
       // The perfect move: the shortest win, else a draw, else the longest loss.
       const Move* best = nullptr;
@@ -505,10 +595,89 @@ class GameDriver final : public Driver {
         }
       }
       fmt::print("gamesolver plays {} ({})\n", game_.move_text(pos, *best), best_value->to_string());
-      pos = game_.play(pos, *best);
+      pos = play_move(pos, *best);
     }
   }
 
+  int probe_game(const CommonOptions& options, const std::filesystem::path& file, int number) override {
+    const std::string source = file.string();
+    const std::vector<pdn::Game> games = pdn::read_file(file);
+    const PlayedGame<G> played = replay(game_, game_in(games, number, source), source, extras_);
+    db::Database database(location(options));
+    struct Known {
+      std::optional<Value> value;
+      bool depth = true;
+    };
+    std::vector<Known> known;
+    for (const Position& pos : played.positions)
+      known.push_back({db::probe(game_, database, pos), depth_known(game_, database, pos)});
+    // Outcomes in order of preference: a move that lowers its mover's outcome is an error.
+    auto rank = [](const Value& value) { return value.is_win() ? 2 : value.is_draw() ? 1 : 0; };
+    nlohmann::json plies = nlohmann::json::array();
+    std::vector<std::string> errors;
+    std::string text = fmt::format("{:<6} {:<14} {:<24} {:<24} {}\n", "ply", "move", "before (mover)",
+                                   "after (mover)", "position before");
+    for (std::size_t i = 0; i < played.moves.size(); ++i) {
+      const Known& before = known[i];
+      const Known& after = known[i + 1];
+      const std::optional<Value> mover_after =
+          after.value ? std::optional<Value>(after.value->before_move()) : std::nullopt;
+      std::string change;
+      if (before.value && mover_after && rank(*mover_after) < rank(*before.value)) {
+        change = fmt::format("{} -> {}", outcome_name(*before.value), outcome_name(*mover_after));
+        errors.push_back(fmt::format("{} {} ({})", played.number(i), played.move_texts[i], change));
+      }
+      plies.push_back({{"ply", i + 1},
+                       {"number", played.number(i)},
+                       {"move", played.move_texts[i]},
+                       {"position", game_.position_text(played.positions[i])},
+                       {"value", json_value(before.value, before.depth)},
+                       {"after", game_.position_text(played.positions[i + 1])},
+                       {"value_after", json_value(after.value, after.depth)},
+                       {"mover_value_after", json_value(mover_after, after.depth)},
+                       {"error", !change.empty()},
+                       {"change", change.empty() ? nlohmann::json(nullptr) : nlohmann::json(change)}});
+      text +=
+          fmt::format("{:<6} {:<14} {:<24} {:<24} {}{}\n", played.number(i), played.move_texts[i],
+                      cli::value_text(before.value, before.depth), cli::value_text(mover_after, after.depth),
+                      game_.position_text(played.positions[i]), change.empty() ? "" : "  error: " + change);
+    }
+    const Position& last = played.positions.back();
+    const Known& final_value = known.back();
+    nlohmann::json tags = nlohmann::json::object();
+    for (const pdn::Tag& tag : played.record.tags) tags[tag.name] = tag.value;
+    if (options.json) {
+      const nlohmann::json out = {{"game", std::string(G::kName)},
+                                  {"file", source},
+                                  {"number", number},
+                                  {"tags", tags},
+                                  {"start", game_.position_text(played.start)},
+                                  {"result", played.record.result},
+                                  {"plies", plies},
+                                  {"final",
+                                   {{"position", game_.position_text(last)},
+                                    {"terminal", game_.terminal(last).has_value()},
+                                    {"value", json_value(final_value.value, final_value.depth)}}},
+                                  {"errors", errors.size()}};
+      fmt::print("{}\n", out.dump(2));
+      return 0;
+    }
+    fmt::print("game {} of {}: {} plies from {}, result {}\n", number, source, played.moves.size(),
+               game_.position_text(played.start), played.record.result);
+    fmt::print("values are for the side making the move; an error is a move that loses a win or a draw\n");
+    fmt::print("{}", text);
+    fmt::print("final position {}: {}{}\n", game_.position_text(last),
+               cli::value_text(final_value.value, final_value.depth),
+               game_.terminal(last) ? " (the game is over)" : "");
+    if (errors.empty()) {
+      fmt::print("no move changes the value known to the databases\n");
+    } else {
+      fmt::print("{} error{}:", errors.size(), errors.size() == 1 ? "" : "s");
+      for (const std::string& error : errors) fmt::print(" {};", error);
+      fmt::print("\n");
+    }
+    return 0;
+  }
   int solve(const CommonOptions& options, const SolveRequest& request, const std::string& position) override {
     return solve_command(game_, options, request, position);
   }
@@ -605,15 +774,25 @@ class GameDriver final : public Driver {
   }
 
   G game_;
+  GameExtras<G> extras_;
 };
 
+// A game's entry in the registry, with what the CLI knows of it beyond core/game.h.
+// `make` is a plain function pointer: the extras of each game type are a template
+// argument's static, set before the entry is made.
 template <Game G>
-GameEntry entry(std::string description) {
+GameExtras<G>& extras_of() {
+  static GameExtras<G> extras;
+  return extras;
+}
+template <Game G>
+GameEntry entry(std::string description, GameExtras<G> extras = {}) {
+  extras_of<G>() = std::move(extras);
   std::vector<std::string> help;
   if constexpr (requires { G::option_help(); }) help = G::option_help();
   return {std::string(G::kName), std::move(description), std::move(help),
           [](const std::string& variant, const std::vector<std::string>& rules) -> std::unique_ptr<Driver> {
-            return std::make_unique<GameDriver<G>>(G::from_options(variant, rules));
+            return std::make_unique<GameDriver<G>>(G::from_options(variant, rules), extras_of<G>());
           }};
 }
 

@@ -5,6 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -27,7 +28,9 @@ struct Command {
   int max_in_hand = 3;
   std::string position;
   std::optional<std::string> from;
-  std::string human = "auto";
+  gs::cli::PlayRequest play;
+  std::optional<std::filesystem::path> pdn;  // probe --pdn
+  int game_number = 1;
   gs::cli::SolveRequest solve;
   int depth = 1;
   bool divide = false;
@@ -94,11 +97,28 @@ int main(int argc, char** argv) {
   extended->callback(
       [&] { run = [&](gs::cli::Driver& d) { return d.extended(command.common, command.max_in_hand); }; });
 
-  CLI::App* probe = add_command(app, "probe", "the value of a position and of every move", command, false);
-  probe->add_option("position", command.position, "position text, or 'start'")->required();
+  CLI::App* probe = add_command(
+      app, "probe", "the value of a position and of every move, or of every ply of a game (--pdn)", command,
+      false);
+  CLI::Option* probe_position = probe->add_option("position", command.position, "position text, or 'start'");
+  CLI::Option* probe_pdn =
+      probe->add_option("--pdn", command.pdn,
+                        "a PDN game file: every ply with the values before and after it, moves that change "
+                        "the theoretical value marked as errors");
+  probe_pdn->excludes(probe_position);
+  probe->add_option("--game", command.game_number, "with --pdn: the game in the file, from 1")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->needs(probe_pdn);
   probe->add_flag("--json", command.common.json, "JSON output");
-  probe->callback(
-      [&] { run = [&](gs::cli::Driver& d) { return d.probe(command.common, command.position); }; });
+  probe->callback([&] {
+    if (!command.pdn && command.position.empty())
+      throw CLI::RequiredError("probe needs a position or --pdn FILE");
+    run = [&](gs::cli::Driver& d) {
+      if (command.pdn) return d.probe_game(command.common, *command.pdn, command.game_number);
+      return d.probe(command.common, command.position);
+    };
+  });
 
   CLI::App* verify =
       add_command(app, "verify", "re-derive every stored value from its successors", command, true);
@@ -133,6 +153,9 @@ int main(int argc, char** argv) {
       add_command(app, "count", "count positions from the rules, without databases", command, true);
   count->add_flag("--json", command.common.json, "JSON output");
   count->add_flag("--tiers", command.common.per_tier, "a row per tier too");
+  count->add_flag("--materials", command.common.per_material,
+                  "a row per material too (checkers: nbk nwk nbp nwp, e.g. 2211; with the end positions of "
+                  "each material, so that a piece count's rows add up to its boards)");
   count->add_flag("--sizes", command.common.sizes_only,
                   "only the index sizes against the game's baseline (fast: no positions enumerated)");
   count->add_option("--threads", command.common.threads, "threads (default: every core)")
@@ -141,11 +164,22 @@ int main(int argc, char** argv) {
 
   CLI::App* play =
       add_command(app, "play", "play against the perfect player in the terminal", command, false);
-  play->add_option("--from", command.from, "start from this position (or 'start')");
-  play->add_option("--human", command.human, "the side you play: white, black, or auto (the side to move)")
+  CLI::Option* play_from =
+      play->add_option("--from", command.play.from, "start from this position (or 'start')");
+  CLI::Option* play_pdn =
+      play->add_option("--pdn", command.play.pdn, "start from the end of a game in this PDN file");
+  play_pdn->excludes(play_from);
+  play->add_option("--game", command.play.game, "with --pdn: the game in the file, from 1")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->needs(play_pdn);
+  play->add_option("--save", command.play.save,
+                   "write the game (from its start, or the --pdn game's, to where play ended) to this PDN "
+                   "file when play ends");
+  play->add_option("--human", command.play.human,
+                   "the side you play: white, black, or auto (the side to move)")
       ->check(CLI::IsMember({"white", "black", "auto"}));
-  play->callback(
-      [&] { run = [&](gs::cli::Driver& d) { return d.play(command.common, command.from, command.human); }; });
+  play->callback([&] { run = [&](gs::cli::Driver& d) { return d.play(command.common, command.play); }; });
 
   CLI::App* solve =
       add_command(app, "solve",
