@@ -35,6 +35,11 @@ struct CommonOptions {
   bool per_tier = false;    // count: a row per tier too
   bool sizes_only = false;  // count: index sizes and the baseline only, no enumeration
 
+  // build --mpi: a manager rank and worker ranks under mpirun (dist/mpi.h); a working rank
+  // silent this long is given up and its tier handed to another.
+  bool mpi = false;
+  double mpi_timeout = 60;
+
   // count --materials: a row per material too (games that define materials).
   bool per_material = false;
 

@@ -1,6 +1,7 @@
 #pragma once
 // The CLI commands over any game type.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -24,6 +25,7 @@
 #include "core/pdn.h"
 #include "core/progress.h"
 #include "db/database.h"
+#include "dist/mpi.h"
 #include "retro/build.h"
 #include "retro/verify.h"
 
@@ -105,13 +107,111 @@ class GameDriver final : public Driver {
     return "draw";
   }
 
-  void run_build(const CommonOptions& options, int pieces, std::FILE* out) {
-    db::Database database(location(options));
+  retro::BuildOptions build_options_of(const CommonOptions& options, int threads) const {
     retro::BuildOptions build_options;
-    build_options.solve.threads = threads(options);
+    build_options.write.derivable = db::derivable_positions(game_);  // don't-cares (docs/FORMAT.md)
+    build_options.solve.threads = threads;
     build_options.solve.quiet = options.quiet;
     build_options.memory_bytes = static_cast<std::uint64_t>(options.memory_gib * (1ULL << 30));
-    build_options.write.derivable = db::derivable_positions(game_);  // don't-cares (docs/FORMAT.md)
+    return build_options;
+  }
+
+  // `build --mpi` on every rank: rank 0 hands out tiers, the others build them; with one
+  // rank, the ordinary build. Threads and memory are per rank; without --threads the
+  // ranks on a machine share its cores.
+  void run_mpi_build(const CommonOptions& options, int pieces, std::FILE* out) {
+    dist::Session session;
+    const int rank_threads =
+        options.threads > 0 ? options.threads : std::max(1, default_threads() / session.local_ranks());
+    if (session.ranks() == 1) {
+      CommonOptions single = options;
+      single.mpi = false;
+      single.threads = rank_threads;
+      run_build(single, pieces, out);
+      return;
+    }
+    db::Database database(location(options));
+    const retro::BuildOptions build_options = build_options_of(options, rank_threads);
+    if (!session.manager()) {
+      dist::run_worker(session, {}, [&](Tier tier) {
+        retro::require_memory(game_, database, tier, build_options);
+        const retro::TierReport report =
+            retro::build_tier(game_, database, tier, build_options, rank_threads, true);
+        // Nothing is kept between tiers: a rank's memory is that of one tier at a time.
+        for (const Tier child : game_.children(tier)) database.forget(child);
+        database.forget(tier);
+        dist::JobResult result;
+        result.built = report.built;
+        result.positions = report.header.positions;
+        result.seconds = report.seconds;
+        return result;
+      });
+      return;
+    }
+    try {
+      std::vector<dist::Job> jobs;
+      for (const Tier tier : retro::tiers_in_order(game_, pieces)) {
+        jobs.push_back({tier, game_.tier_name(tier), game_.size(tier), game_.children(tier)});
+      }
+      std::filesystem::create_directories(database.location().directory());
+      dist::ManagerOptions manager;
+      manager.timeout_seconds = options.mpi_timeout;
+      manager.progress_log = database.location().directory() / "build-progress.log";
+      manager.quiet = options.quiet;
+      const auto start = std::chrono::steady_clock::now();
+      const dist::ManagerSummary summary = dist::run_manager(
+          session, jobs, manager,
+          [&](const dist::Job& job) {
+            return db::tier_file_good(database.location().file(job.name),
+                                      database.location().expected(job.tier, job.positions));
+          },
+          [&](const dist::Job& job, const dist::JobResult& result) {
+            if (result.built) {
+              fmt::print(out, "{:<12} {:>12} indices  built in {:.2f}s  ({:.2f}M indices/s) on rank {}\n",
+                         job.name, result.positions, result.seconds,
+                         static_cast<double>(result.positions) / std::max(result.seconds, 1e-9) / 1e6,
+                         result.rank);
+            } else if (!options.quiet) {
+              fmt::print(out, "{:<12} {:>12} indices  already built\n", job.name, result.positions);
+            }
+            std::fflush(out);
+          });
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      fmt::print(
+          out,
+          "built {} tiers ({} indices) in {:.2f}s, {:.2f}M indices/s on {} worker ranks of {} threads; {} "
+          "tiers were already complete, {} finished in an earlier run; databases in {}\n",
+          summary.built, summary.built_positions, seconds,
+          static_cast<double>(summary.built_positions) / std::max(seconds, 1e-9) / 1e6, session.ranks() - 1,
+          rank_threads, summary.present, summary.skipped, database.location().directory().string());
+      if (!summary.lost_ranks.empty()) {
+        fmt::print(out, "ranks given up: {}; their tiers were built by others\n",
+                   fmt::join(summary.lost_ranks, ", "));
+      }
+      std::fflush(out);
+      if (!summary.hung_ranks.empty()) {
+        // Every tier is complete, but MPI_Finalize would wait for the hung ranks forever.
+        fmt::print(stderr, "gamesolver: ranks {} stopped answering and may still run: ending the job\n",
+                   fmt::join(summary.hung_ranks, ", "));
+        std::fflush(stderr);
+        dist::Session::abort(0);
+      }
+    } catch (const std::exception& error) {
+      // The workers may be building: end them all rather than wait in MPI_Finalize.
+      std::fflush(stdout);
+      fmt::print(stderr, "gamesolver: error: {}\n", error.what());
+      std::fflush(stderr);
+      dist::Session::abort(1);
+    }
+  }
+
+  void run_build(const CommonOptions& options, int pieces, std::FILE* out) {
+    if (options.mpi) {
+      run_mpi_build(options, pieces, out);
+      return;
+    }
+    db::Database database(location(options));
+    const retro::BuildOptions build_options = build_options_of(options, threads(options));
     const auto start = std::chrono::steady_clock::now();
     std::uint64_t built_positions = 0;
     int built = 0;
@@ -678,6 +778,7 @@ class GameDriver final : public Driver {
     }
     return 0;
   }
+
   int solve(const CommonOptions& options, const SolveRequest& request, const std::string& position) override {
     return solve_command(game_, options, request, position);
   }
@@ -785,6 +886,7 @@ GameExtras<G>& extras_of() {
   static GameExtras<G> extras;
   return extras;
 }
+
 template <Game G>
 GameEntry entry(std::string description, GameExtras<G> extras = {}) {
   extras_of<G>() = std::move(extras);

@@ -79,6 +79,14 @@ int main(int argc, char** argv) {
   build->add_option("--memory", command.common.memory_gib, "working-memory budget in GiB")
       ->capture_default_str()
       ->check(CLI::Range(1e-5, 1e6));
+  build->add_flag("--mpi", command.common.mpi,
+                  "run under mpirun: rank 0 hands out tiers, the other ranks build them (--threads and "
+                  "--memory per rank); finished tiers are logged, so a restarted run skips them");
+  build
+      ->add_option("--mpi-timeout", command.common.mpi_timeout,
+                   "seconds a building rank may stay silent before its tier goes to another rank")
+      ->capture_default_str()
+      ->check(CLI::Range(0.5, 1e6));
   build->callback([&] { run = [&](gs::cli::Driver& d) { return d.build(command.common, command.pieces); }; });
 
   CLI::App* extended = add_command(

@@ -91,6 +91,20 @@ std::map<Tier, std::vector<Tier>> released_after(const G& game, const std::vecto
   return released;
 }
 
+// Throws when a tier cannot be built within the memory budget even without level lists.
+template <Game G>
+void require_memory(const G& game, db::Database& database, Tier tier, const BuildOptions& options) {
+  const std::uint64_t minimum =
+      children_bytes(game, database, tier) + TierSolver<G>::working_bytes(game, tier, false);
+  if (minimum > options.memory_bytes) {
+    fail(
+        "tier {} needs {:.3f} GiB of memory (working cells and child tiers), over the budget of {:.3f} GiB "
+        "(--memory)",
+        game.tier_name(tier), static_cast<double>(minimum) / (1U << 30),
+        static_cast<double>(options.memory_bytes) / (1U << 30));
+  }
+}
+
 // Builds one tier (or finds its file complete), with `threads` threads.
 template <Game G>
 TierReport build_tier(const G& game, db::Database& database, Tier tier, const BuildOptions& options,
@@ -199,15 +213,7 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
         const bool alone = shared(tier);
         if (alone && running > 0) break;  // it waits for every thread
         if (running >= threads) break;
-        const std::uint64_t minimum = need(tier, false);
-        if (minimum > options.memory_bytes) {
-          error = std::make_exception_ptr(Error(fmt::format(
-              "tier {} needs {:.3f} GiB of memory (working cells and child tiers), over the budget of "
-              "{:.3f} GiB (--memory)",
-              game.tier_name(tier), static_cast<double>(minimum) / (1U << 30),
-              static_cast<double>(options.memory_bytes) / (1U << 30))));
-          break;
-        }
+        require_memory(game, database, tier, options);
         // Alone, a tier may use the whole budget; side by side, what the others left.
         const std::uint64_t estimate = std::min(need(tier, true), options.memory_bytes);
         if (running > 0 && reserved + estimate > options.memory_bytes) break;

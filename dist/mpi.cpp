@@ -1,0 +1,382 @@
+#include "dist/mpi.h"
+
+#include <fmt/format.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <thread>
+#include <utility>
+
+#include "core/error.h"
+
+namespace gs::dist {
+namespace {
+
+// Messages are a few 64-bit words; a text follows a worker's kHello (its host name) and
+// kFailed (the error).
+enum Tag : int { kToManager = 1, kText = 2, kToWorker = 3 };
+enum Kind : std::int64_t { kHello = 0, kAlive = 1, kDone = 2, kFailed = 3, kWork = 4, kStop = 5 };
+using Message = std::array<std::int64_t, 6>;  // kind, tier, built, positions, microseconds, pid
+
+void check(int code, const char* what) {
+  if (code != MPI_SUCCESS) {
+    std::array<char, MPI_MAX_ERROR_STRING> text{};
+    int length = 0;
+    MPI_Error_string(code, text.data(), &length);
+    fail("MPI: {} failed: {}", what, std::string(text.data(), static_cast<std::size_t>(length)));
+  }
+}
+
+void send(const Message& message, int to, int tag) {
+  check(MPI_Send(message.data(), static_cast<int>(message.size()), MPI_INT64_T, to, tag, MPI_COMM_WORLD),
+        "MPI_Send");
+}
+
+Message receive(int from, int tag, int* source = nullptr) {
+  Message message{};
+  MPI_Status status{};
+  check(MPI_Recv(message.data(), static_cast<int>(message.size()), MPI_INT64_T, from, tag, MPI_COMM_WORLD,
+                 &status),
+        "MPI_Recv");
+  if (source) *source = status.MPI_SOURCE;
+  return message;
+}
+
+void send_text(const std::string& text, int to) {
+  check(MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, to, kText, MPI_COMM_WORLD),
+        "MPI_Send");
+}
+
+std::string receive_text(int from) {
+  MPI_Status status{};
+  check(MPI_Probe(from, kText, MPI_COMM_WORLD, &status), "MPI_Probe");
+  int length = 0;
+  MPI_Get_count(&status, MPI_CHAR, &length);
+  std::string text(static_cast<std::size_t>(length), '\0');
+  check(MPI_Recv(text.data(), length, MPI_CHAR, from, kText, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
+  return text;
+}
+
+std::string host_name() {
+  std::array<char, 256> name{};
+  if (::gethostname(name.data(), name.size() - 1) != 0) return "?";
+  return name.data();
+}
+
+// Appends a line to the progress log and syncs it, so a line read back is on disk.
+void append_line(const std::filesystem::path& path, const std::string& line) {
+  std::FILE* file = std::fopen(path.c_str(), "a");
+  if (!file) fail("{}: cannot open the progress log for appending", path.string());
+  const bool ok =
+      std::fputs(line.c_str(), file) >= 0 && std::fflush(file) == 0 && ::fsync(::fileno(file)) == 0;
+  if (std::fclose(file) != 0 || !ok) fail("{}: cannot write the progress log (disk full?)", path.string());
+}
+
+}  // namespace
+
+Session::Session() {
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (initialized) fail("MPI is already initialized in this process");
+  int provided = 0;
+  check(MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
+  // Errors come back as codes (turned into gs::Error), so that a manager whose worker died
+  // can go on.
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks_);
+  MPI_Comm local = MPI_COMM_NULL;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &local) ==
+      MPI_SUCCESS) {
+    MPI_Comm_size(local, &local_ranks_);
+    MPI_Comm_free(&local);
+  }
+}
+
+Session::~Session() { MPI_Finalize(); }
+
+void Session::abort(int code) {
+  MPI_Abort(MPI_COMM_WORLD, code);
+  std::_Exit(code);
+}
+
+std::vector<std::string> read_progress_log(const std::filesystem::path& path) {
+  std::vector<std::string> names;
+  std::ifstream in(path);
+  std::string line;
+  // A line is "done <tier> ..."; a line cut short by a crash (no newline) is ignored.
+  while (std::getline(in, line)) {
+    if (in.eof()) break;
+    if (!line.starts_with("done ")) continue;
+    const std::size_t end = line.find(' ', 5);
+    names.push_back(line.substr(5, end == std::string::npos ? std::string::npos : end - 5));
+  }
+  return names;
+}
+
+ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
+                           const ManagerOptions& options, const std::function<bool(const Job&)>& finished,
+                           const std::function<void(const Job&, const JobResult&)>& on_done) {
+  using Clock = std::chrono::steady_clock;
+  ManagerSummary summary;
+  std::map<Tier, std::size_t> index;
+  for (std::size_t i = 0; i < jobs.size(); ++i) index[jobs[i].tier] = i;
+  std::vector<int> waiting(jobs.size(), 0);
+  std::vector<std::vector<std::size_t>> parents(jobs.size());
+  std::vector<bool> done(jobs.size(), false);
+  std::size_t remaining = jobs.size();
+
+  std::set<std::string> logged;
+  for (std::string& name : read_progress_log(options.progress_log)) logged.insert(std::move(name));
+
+  // Ready jobs, largest first (then in the order given).
+  auto larger = [&](std::size_t a, std::size_t b) {
+    return jobs[a].positions != jobs[b].positions ? jobs[a].positions > jobs[b].positions : a < b;
+  };
+  std::set<std::size_t, decltype(larger)> ready(larger);
+  auto finish = [&](std::size_t job) {
+    done[job] = true;
+    --remaining;
+    for (const std::size_t parent : parents[job]) {
+      if (--waiting[parent] == 0) ready.insert(parent);
+    }
+  };
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    for (const Tier child : jobs[i].children) {
+      const auto it = index.find(child);
+      if (it == index.end()) fail("tier {} reads a tier outside the build", jobs[i].name);
+      ++waiting[i];
+      parents[it->second].push_back(i);
+    }
+  }
+  // Tiers the log shows finished, whose files are still complete, are not handed out.
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    if (waiting[i] == 0 && !done[i]) ready.insert(i);
+  }
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (auto it = ready.begin(); it != ready.end();) {
+      const std::size_t job = *it;
+      if (logged.contains(jobs[job].name) && finished(jobs[job])) {
+        it = ready.erase(it);
+        ++summary.skipped;
+        finish(job);
+        changed = true;
+      } else {
+        ++it;
+      }
+    }
+  }
+  if (!options.quiet && summary.skipped > 0) {
+    fmt::print(stderr, "manager: {} tiers finished in an earlier run (progress log {})\n", summary.skipped,
+               options.progress_log.string());
+  }
+
+  struct Worker {
+    enum class State { kStarting, kIdle, kWorking, kLost } state = State::kStarting;
+    std::size_t job = 0;
+    Clock::time_point heard{};
+    std::int64_t pid = 0;
+    std::string host;
+  };
+  std::vector<Worker> workers(static_cast<std::size_t>(session.ranks()));
+  std::optional<std::string> error;
+  const auto timeout = std::chrono::duration<double>(options.timeout_seconds);
+  const auto start = Clock::now();
+  for (Worker& worker : workers) worker.heard = start;
+
+  auto working = [&] {
+    return std::count_if(workers.begin() + 1, workers.end(),
+                         [](const Worker& w) { return w.state == Worker::State::kWorking; });
+  };
+  auto alive = [&] {
+    return std::count_if(workers.begin() + 1, workers.end(),
+                         [](const Worker& w) { return w.state != Worker::State::kLost; });
+  };
+  auto is_running = [&](std::size_t job) {
+    return std::any_of(workers.begin() + 1, workers.end(),
+                       [&](const Worker& w) { return w.state == Worker::State::kWorking && w.job == job; });
+  };
+
+  while ((remaining > 0 && !error) || working() > 0) {
+    // Hand ready tiers to idle workers, largest first.
+    if (!error) {
+      for (int rank = 1; rank < session.ranks() && !ready.empty(); ++rank) {
+        Worker& worker = workers[static_cast<std::size_t>(rank)];
+        if (worker.state != Worker::State::kIdle) continue;
+        const std::size_t job = *ready.begin();
+        ready.erase(ready.begin());
+        worker.state = Worker::State::kWorking;
+        worker.job = job;
+        worker.heard = Clock::now();
+        if (!options.quiet) {
+          fmt::print(stderr, "manager: tier {} ({} indices) to rank {} (pid {})\n", jobs[job].name,
+                     jobs[job].positions, rank, worker.pid);
+        }
+        // A send to a dead rank may fail (or not): either way its silence gives it up.
+        const Message work{kWork, static_cast<std::int64_t>(jobs[job].tier), 0, 0, 0, 0};
+        MPI_Send(work.data(), static_cast<int>(work.size()), MPI_INT64_T, rank, kToWorker, MPI_COMM_WORLD);
+      }
+    }
+    int flag = 0;
+    MPI_Status status{};
+    check(MPI_Iprobe(MPI_ANY_SOURCE, kToManager, MPI_COMM_WORLD, &flag, &status), "MPI_Iprobe");
+    if (flag) {
+      const int rank = status.MPI_SOURCE;
+      const Message message = receive(rank, kToManager);
+      Worker& worker = workers[static_cast<std::size_t>(rank)];
+      worker.heard = Clock::now();
+      switch (message[0]) {
+        case kHello:
+          worker.pid = message[5];
+          worker.host = receive_text(rank);
+          if (worker.state == Worker::State::kStarting) worker.state = Worker::State::kIdle;
+          break;
+        case kAlive: break;
+        case kDone:
+        case kFailed: {
+          const auto it = index.find(static_cast<Tier>(message[1]));
+          if (it == index.end()) fail("MPI: rank {} reports an unknown tier {}", rank, message[1]);
+          const std::size_t job = it->second;
+          const bool was_lost = worker.state == Worker::State::kLost;
+          worker.state = Worker::State::kIdle;
+          if (was_lost && !options.quiet) fmt::print(stderr, "manager: rank {} answers again\n", rank);
+          if (message[0] == kFailed) {
+            const std::string text = receive_text(rank);
+            if (!error) error = fmt::format("rank {} failed on tier {}: {}", rank, jobs[job].name, text);
+            break;
+          }
+          if (done[job]) break;  // a lost rank finished a tier built since by another: same file
+          // A tier handed again after its rank was given up may still be running elsewhere;
+          // this result counts and the other rank's, when it comes, is ignored above.
+          JobResult result;
+          result.built = message[2] != 0;
+          result.positions = static_cast<std::uint64_t>(message[3]);
+          result.seconds = static_cast<double>(message[4]) / 1e6;
+          result.rank = rank;
+          ready.erase(job);
+          append_line(options.progress_log,
+                      fmt::format("done {} positions={} rank={} seconds={:.3f}\n", jobs[job].name,
+                                  result.positions, rank, result.seconds));
+          if (result.built) {
+            ++summary.built;
+            summary.built_positions += result.positions;
+          } else {
+            ++summary.present;
+          }
+          if (on_done) on_done(jobs[job], result);
+          finish(job);
+          break;
+        }
+        default: fail("MPI: rank {} sent an unknown message kind {}", rank, message[0]);
+      }
+      continue;
+    }
+    // Silent workers: give them up and put their tiers back on the queue.
+    const auto now = Clock::now();
+    for (int rank = 1; rank < session.ranks(); ++rank) {
+      Worker& worker = workers[static_cast<std::size_t>(rank)];
+      const bool silent = now - worker.heard > timeout;
+      if (!silent || (worker.state != Worker::State::kWorking && worker.state != Worker::State::kStarting)) {
+        continue;
+      }
+      const bool had_job = worker.state == Worker::State::kWorking;
+      worker.state = Worker::State::kLost;
+      summary.lost_ranks.push_back(rank);
+      if (had_job && !done[worker.job] && !is_running(worker.job)) ready.insert(worker.job);
+      fmt::print(stderr, "manager: rank {} (pid {}) silent for {:.0f} s: given up{}\n", rank, worker.pid,
+                 options.timeout_seconds,
+                 had_job ? fmt::format("; tier {} goes to another rank", jobs[worker.job].name) : "");
+    }
+    if (alive() == 0 && remaining > 0 && !error) error = "every worker rank was lost";
+    if (!flag) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  // Stop the workers that answer; a lost rank is not waited for.
+  for (int rank = 1; rank < session.ranks(); ++rank) {
+    if (workers[static_cast<std::size_t>(rank)].state != Worker::State::kLost) {
+      const Message stop{kStop, 0, 0, 0, 0, 0};
+      MPI_Send(stop.data(), static_cast<int>(stop.size()), MPI_INT64_T, rank, kToWorker, MPI_COMM_WORLD);
+    }
+  }
+  std::sort(summary.lost_ranks.begin(), summary.lost_ranks.end());
+  summary.lost_ranks.erase(std::unique(summary.lost_ranks.begin(), summary.lost_ranks.end()),
+                           summary.lost_ranks.end());
+  std::erase_if(summary.lost_ranks, [&](int rank) {
+    return workers[static_cast<std::size_t>(rank)].state != Worker::State::kLost;
+  });
+  // A lost rank whose process is gone from this machine is dead; any other may hang, and
+  // MPI_Finalize would wait for it forever.
+  const std::string here = host_name();
+  for (const int rank : summary.lost_ranks) {
+    const Worker& worker = workers[static_cast<std::size_t>(rank)];
+    std::error_code ignored;
+    const bool dead = worker.host == here && worker.pid > 0 &&
+                      !std::filesystem::exists(fmt::format("/proc/{}", worker.pid), ignored);
+    if (!dead) summary.hung_ranks.push_back(rank);
+  }
+  if (error) fail("{}", *error);
+  return summary;
+}
+
+void run_worker(const Session& session, const WorkerOptions& options,
+                const std::function<JobResult(Tier)>& build) {
+  (void)session;
+  send({kHello, 0, 0, 0, 0, static_cast<std::int64_t>(::getpid())}, 0, kToManager);
+  send_text(host_name(), 0);
+  const auto heartbeat = std::chrono::duration<double>(options.heartbeat_seconds);
+  while (true) {
+    const Message order = receive(0, kToWorker);
+    if (order[0] == kStop) return;
+    if (order[0] != kWork) fail("MPI: the manager sent an unknown message kind {}", order[0]);
+    const Tier tier = static_cast<Tier>(order[1]);
+    // The tier is built on another thread; this one (the only one calling MPI) beats.
+    std::atomic<bool> finished{false};
+    JobResult result;
+    std::exception_ptr failure;
+    std::thread builder([&] {
+      try {
+        result = build(tier);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      finished.store(true, std::memory_order_release);
+    });
+    auto last = std::chrono::steady_clock::now();
+    while (!finished.load(std::memory_order_acquire)) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (std::chrono::steady_clock::now() - last >= heartbeat) {
+        send({kAlive, order[1], 0, 0, 0, 0}, 0, kToManager);
+        last = std::chrono::steady_clock::now();
+      }
+    }
+    builder.join();
+    if (failure) {
+      std::string text;
+      try {
+        std::rethrow_exception(failure);
+      } catch (const std::exception& e) {
+        text = e.what();
+      } catch (...) {
+        text = "unknown error";
+      }
+      send({kFailed, order[1], 0, 0, 0, 0}, 0, kToManager);
+      send_text(text, 0);
+      continue;
+    }
+    send({kDone, order[1], result.built ? 1 : 0, static_cast<std::int64_t>(result.positions),
+          static_cast<std::int64_t>(result.seconds * 1e6), 0},
+         0, kToManager);
+  }
+}
+
+}  // namespace gs::dist
