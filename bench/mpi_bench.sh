@@ -10,7 +10,7 @@ pieces=${2:-4}
 shift $(($# < 2 ? $# : 2))
 ranks=("$@")
 ((${#ranks[@]})) || ranks=(1 2 4)
-bin=build/gamesolver
+bin=${GAMESOLVER:-build/gamesolver}  # another build: GAMESOLVER=build-x/gamesolver
 work=$(mktemp -d /tmp/mpi-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

@@ -6,6 +6,6 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 mapfile -t sources < <(git ls-files '*.cpp' '*.h')
 clang-format --dry-run --Werror "${sources[@]}"
-mapfile -t units < <(git ls-files 'core/*.cpp' 'games/*.cpp' 'db/*.cpp' 'retro/*.cpp' 'cli/*.cpp' 'server/*.cpp')
+mapfile -t units < <(git ls-files 'core/*.cpp' 'games/*.cpp' 'db/*.cpp' 'retro/*.cpp' 'cli/*.cpp' 'server/*.cpp' 'dist/*.cpp')
 printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -n 1 clang-tidy -p "$build" --quiet
 echo "lint: clean"
