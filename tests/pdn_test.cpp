@@ -2,7 +2,8 @@
 // variations, annotations and several games; every error with its line and column;
 // write-then-read round trips for checkers, Jungle and the mill games; and the command
 // line: `probe --pdn` against `probe` of every position, `play --pdn --save` round
-// trips, and `count --materials` against the published board counts.
+// trips, and `count --materials` against the published board counts. The fast CLI tests
+// use databases of up to two pieces; PdnCliSlow replays a three-piece game.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
@@ -285,54 +286,47 @@ void expect_error(const RunResult& r, const std::string& what) {
   EXPECT_NE(r.err.find("gamesolver: error: " + what), std::string::npos) << describe(r);
 }
 
-// A database directory with every checkers tier of up to three pieces, built once.
-const fs::path& three_piece_data() {
+// A database directory with every checkers tier of up to `pieces` pieces, built once
+// (2 pieces in a moment, 3 in a second or so, longer under the sanitizers).
+fs::path built_data(int pieces) {
   static TempDir dir;
-  static const fs::path data = [] {
-    const fs::path path = dir / "data";
-    const RunResult r =
-        gamesolver(dir, {"build", "checkers", "--pieces", "3", "--data", path.string(), "--quiet"});
+  static std::map<int, fs::path> built;
+  if (!built.contains(pieces)) {
+    const fs::path path = dir / fmt::format("data{}", pieces);
+    const RunResult r = gamesolver(
+        dir, {"build", "checkers", "--pieces", std::to_string(pieces), "--data", path.string(), "--quiet"});
     EXPECT_EQ(r.exit_code, 0) << describe(r);
-    return path;
-  }();
-  return data;
+    built[pieces] = path;
+  }
+  return built[pieces];
 }
 
-json probe_json(const TempDir& dir, const std::string& position) {
-  const RunResult r =
-      gamesolver(dir, {"probe", "checkers", position, "--data", three_piece_data().string(), "--json"});
+json probe_json(const TempDir& dir, const fs::path& data, const std::string& position) {
+  const RunResult r = gamesolver(dir, {"probe", "checkers", position, "--data", data.string(), "--json"});
   EXPECT_EQ(r.exit_code, 0) << describe(r);
   return json::parse(r.out);
 }
 
-// Two kings against one: Black wins, until 16-19 lets White's king take one of them.
-const std::string kThreePieceGame =
-    "[Event \"a king too far\"]\n"
-    "[GameType \"21\"]\n"
-    "[SetUp \"1\"]\n"
-    "[FEN \"B:WK24:BK9,K16\"]\n"
-    "[Result \"1/2-1/2\"]\n"
-    "1. 9-14 24-28 2. 14-9 28-24 3. 16-19 24x15 { a draw now } 4. 9-13 1/2-1/2\n";
-
-TEST(PdnCli, ProbeGameAgreesWithProbeOfEveryPosition) {
-  TempDir dir;
+// Runs probe --pdn on a game (the first of `text`) and checks every ply against probe of
+// the positions before and after it; returns the JSON report.
+json check_probe_game(const TempDir& dir, const fs::path& data, const std::string& text) {
   const fs::path file = dir / "game.pdn";
-  test::write_file(file, kThreePieceGame);
-  RunResult r = gamesolver(
-      dir, {"probe", "checkers", "--pdn", file.string(), "--data", three_piece_data().string(), "--json"});
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  test::write_file(file, text);
+  const RunResult r =
+      gamesolver(dir, {"probe", "checkers", "--pdn", file.string(), "--data", data.string(), "--json"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
   const json game = json::parse(r.out);
-  EXPECT_EQ(game["start"], "B:WK24:BK9,K16");
-  EXPECT_EQ(game["result"], "1/2-1/2");
-  EXPECT_EQ(game["tags"]["Event"], "a king too far");
-  const json& plies = game["plies"];
-  ASSERT_EQ(plies.size(), 7U);
   int errors = 0;
-  for (const json& ply : plies) {
+  std::map<std::string, json> probed;  // a ply's position after is the next one's before
+  auto probe_once = [&](const std::string& position) -> const json& {
+    if (!probed.contains(position)) probed[position] = probe_json(dir, data, position);
+    return probed[position];
+  };
+  for (const json& ply : game["plies"]) {
     SCOPED_TRACE(ply.dump());
     // The values before and after the move are probe's values of the two positions.
-    const json before = probe_json(dir, ply["position"]);
-    const json after = probe_json(dir, ply["after"]);
+    const json before = probe_once(ply["position"]);
+    const json after = probe_once(ply["after"]);
     EXPECT_EQ(ply["value"], before["value"]);
     EXPECT_EQ(ply["value_after"], after["value"]);
     // And the move's row in probe's list of the position before has the mover's value.
@@ -352,20 +346,67 @@ TEST(PdnCli, ProbeGameAgreesWithProbeOfEveryPosition) {
     errors += ply["error"].get<bool>() ? 1 : 0;
   }
   EXPECT_EQ(errors, game["errors"].get<int>());
+  return game;
+}
+
+// King against king: Black's 5-1 lets the win go, White's 22-25 gives it back.
+const std::string kTwoPieceGame =
+    "[Event \"kings\"]\n"
+    "[GameType \"21\"]\n"
+    "[SetUp \"1\"]\n"
+    "[FEN \"B:WK25:BK5\"]\n"
+    "1. 5-1 25-22 2. 1-5 22-25 {back} 3. 5-9 *\n";
+
+// Two kings against one: Black wins, until 16-19 lets White's king take one of them.
+const std::string kThreePieceGame =
+    "[Event \"a king too far\"]\n"
+    "[GameType \"21\"]\n"
+    "[SetUp \"1\"]\n"
+    "[FEN \"B:WK24:BK9,K16\"]\n"
+    "[Result \"1/2-1/2\"]\n"
+    "1. 9-14 24-28 2. 14-9 28-24 3. 16-19 24x15 { a draw now } 4. 9-13 1/2-1/2\n";
+
+TEST(PdnCli, ProbeGameAgreesWithProbeOfEveryPosition) {
+  TempDir dir;
+  const json game = check_probe_game(dir, built_data(2), kTwoPieceGame);
+  EXPECT_EQ(game["start"], "B:WK25:BK5");
+  EXPECT_EQ(game["result"], "*");
+  EXPECT_EQ(game["tags"]["Event"], "kings");
+  const json& plies = game["plies"];
+  ASSERT_EQ(plies.size(), 5U);
+  EXPECT_EQ(plies[0]["move"], "5-1");
+  EXPECT_EQ(plies[0]["change"], "win -> draw");
+  EXPECT_EQ(plies[3]["move"], "22-25");
+  EXPECT_EQ(plies[3]["number"], "2...");
+  EXPECT_EQ(plies[3]["change"], "draw -> loss");
+  EXPECT_EQ(game["errors"], 2);
+  EXPECT_EQ(game["final"]["value"]["outcome"], "loss");
+
+  // The text report marks them too.
+  const RunResult r = gamesolver(
+      dir, {"probe", "checkers", "--pdn", (dir / "game.pdn").string(), "--data", built_data(2).string()});
+  ASSERT_EQ(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.out.find("error: win -> draw"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("2 errors: 1. 5-1 (win -> draw); 2... 22-25 (draw -> loss);"), std::string::npos)
+      << r.out;
+}
+
+TEST(PdnCliSlow, ProbeGameAgreesWithProbeOfEveryPositionThreePieces) {
+  TempDir dir;
+  const json game = check_probe_game(dir, built_data(3), kThreePieceGame);
+  EXPECT_EQ(game["start"], "B:WK24:BK9,K16");
+  EXPECT_EQ(game["result"], "1/2-1/2");
+  EXPECT_EQ(game["tags"]["Event"], "a king too far");
+  const json& plies = game["plies"];
+  ASSERT_EQ(plies.size(), 7U);
   // 16-19 throws the win away; nothing else changes the value.
   EXPECT_EQ(plies[4]["move"], "16-19");
   EXPECT_TRUE(plies[4]["error"].get<bool>());
   EXPECT_EQ(plies[4]["change"], "win -> draw");
   EXPECT_EQ(plies[4]["number"], "3.");
   EXPECT_EQ(plies[5]["number"], "3...");
-  EXPECT_EQ(errors, 1);
+  EXPECT_EQ(game["errors"], 1);
   EXPECT_EQ(game["final"]["value"]["outcome"], "draw");
-
-  // The text report marks it too.
-  r = gamesolver(dir, {"probe", "checkers", "--pdn", file.string(), "--data", three_piece_data().string()});
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
-  EXPECT_NE(r.out.find("error: win -> draw"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("1 error: 3. 16-19 (win -> draw);"), std::string::npos) << r.out;
 }
 
 TEST(PdnCli, ProbeGameOutsideTheDatabasesAndErrors) {
@@ -374,8 +415,8 @@ TEST(PdnCli, ProbeGameOutsideTheDatabasesAndErrors) {
   test::write_file(file,
                    "[Event \"Old Fourteenth\"]\n[GameType \"21\"]\n"
                    "1. 11-15 23-19 2. 8-11 22-17 3. 4-8 17-13 4. 15-18 24-20 *\n\n" +
-                       kThreePieceGame);
-  const std::string data = three_piece_data().string();
+                       kTwoPieceGame);
+  const std::string data = built_data(2).string();
   RunResult r = gamesolver(dir, {"probe", "checkers", "--pdn", file.string(), "--data", data, "--json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const json first = json::parse(r.out);
@@ -388,7 +429,7 @@ TEST(PdnCli, ProbeGameOutsideTheDatabasesAndErrors) {
   EXPECT_NE(r.out.find("not in the databases"), std::string::npos) << r.out;
   r = gamesolver(dir, {"probe", "checkers", "--pdn", file.string(), "--game", "2", "--data", data, "--json"});
   ASSERT_EQ(r.exit_code, 0) << describe(r);
-  EXPECT_EQ(json::parse(r.out)["plies"].size(), 7U);
+  EXPECT_EQ(json::parse(r.out)["plies"].size(), 5U);
 
   expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", file.string(), "--game", "3", "--data", data}),
                file.string() + ": there is no game 3: the file holds 2 games");
@@ -411,30 +452,30 @@ TEST(PdnCli, ProbeGameOutsideTheDatabasesAndErrors) {
 
 TEST(PdnCli, PlayFromAGameAndSave) {
   TempDir dir;
-  const std::string data = three_piece_data().string();
+  const std::string data = built_data(2).string();
   const fs::path file = dir / "game.pdn";
   test::write_file(file,
                    "[Event \"first\"]\n[GameType \"21\"]\n1. 11-15 *\n\n"
-                   "[Event \"endgame\"]\n[GameType \"21\"]\n[SetUp \"1\"]\n[FEN \"B:WK24:BK9,K16\"]\n"
-                   "1. 9-14 24-28 2. 14-9 28-24 *\n");
+                   "[Event \"endgame\"]\n[GameType \"21\"]\n[SetUp \"1\"]\n[FEN \"B:WK25:BK5\"]\n"
+                   "1. 5-1 25-22 2. 1-5 22-25 *\n");
   const fs::path saved = dir / "saved.pdn";
-  // Black to move at the end of game 2: the human plays 16-19, the perfect player White
-  // takes the king.
+  // Black to move at the end of game 2: the human plays 5-1 (a draw), the perfect player
+  // White.
   RunResult r = gamesolver_with_input(
       dir,
       {"play", "checkers", "--pdn", file.string(), "--game", "2", "--save", saved.string(), "--data", data},
-      "16-19\nquit\n");
+      "5-1\nquit\n");
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   EXPECT_NE(r.out.find("4 moves of game 2"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("gamesolver plays 24x15 (draw)"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("gamesolver plays 25-30 (draw)"), std::string::npos) << r.out;
   const std::vector<pdn::Game> games = pdn::read_file(saved);
   ASSERT_EQ(games.size(), 1U);
   EXPECT_EQ(games[0].tag("Event")->value, "endgame");
-  EXPECT_EQ(games[0].tag("FEN")->value, "B:WK24:BK9,K16");
+  EXPECT_EQ(games[0].tag("FEN")->value, "B:WK25:BK5");
   EXPECT_EQ(games[0].tag("SetUp")->value, "1");
   EXPECT_EQ(games[0].tag("GameType")->value, "21");
   EXPECT_EQ(games[0].tag("Result")->value, "*");
-  EXPECT_EQ(texts(games[0]), (std::vector<std::string>{"9-14", "24-28", "14-9", "28-24", "16-19", "24x15"}));
+  EXPECT_EQ(texts(games[0]), (std::vector<std::string>{"5-1", "25-22", "1-5", "22-25", "5-1", "25-30"}));
 
   // Read back and saved again without a move: the same file.
   const fs::path again = dir / "again.pdn";
