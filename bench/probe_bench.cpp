@@ -4,14 +4,18 @@
 //
 //   Warm    the block cache holds every block (budget above the decompressed size,
 //           warmed before timing): a probe is a position-cache look-up, a shard lock,
-//           a hash look-up and a value read
-//   Cold    no block cache: every probe checks and decompresses its block from the
-//           mapped file (the OS page cache is warm: the files were read just before)
+//           a slot look-up and a value read
+//   Cold    no block cache and no position cache: every probe checks and decompresses
+//           its block from the mapped file (the OS page cache is warm: the files were
+//           read just before)
 //
-// "Index" probes by tier and index; "Position" probes by position (ranking included).
-// Each runs on one thread and on every core.
+// "Index" probes by tier and index (the stored code: a derivable don't-care reads its
+// filler); "Position" probes by position, ranking included, and derives don't-cares
+// from their moves (checkers' captures: one probe per capture, recursively). Each runs
+// on one thread and on every core (std::thread::hardware_concurrency()).
 //
-//   GAMESOLVER_BENCH_DATA=DIR GAMESOLVER_BENCH_PIECES=4 <build>/bench/bench_probe
+//   GAMESOLVER_BENCH_DATA=DIR GAMESOLVER_BENCH_PIECES=4 [GAMESOLVER_BENCH_GAME=jungle|morris|checkers]
+//   [GAMESOLVER_BENCH_VARIANT=V] <build>/bench/bench_probe
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
@@ -22,30 +26,41 @@
 #include <vector>
 
 #include "db/prober.h"
+#include "games/checkers/checkers.h"
 #include "games/jungle/jungle.h"
+#include "games/morris/morris.h"
 #include "retro/build.h"
 
 namespace {
 
 using gs::Index;
 using gs::Tier;
-using gs::jungle::Jungle;
 
 constexpr std::size_t kSamples = 1 << 20;
 
+std::string environment(const char* name, const char* otherwise) {
+  const char* value = std::getenv(name);
+  return value != nullptr ? value : otherwise;
+}
+
+template <class G>
+G game_of_environment() {
+  const std::string variant = environment("GAMESOLVER_BENCH_VARIANT", "");
+  return variant.empty() ? G() : G::from_options(variant, {});
+}
+
+template <class G>
 struct Setup {
-  Jungle game;
+  G game = game_of_environment<G>();
   gs::db::Location location;
   std::vector<gs::Ranked> indices;
-  std::vector<Jungle::Position> positions;
+  std::vector<typename G::Position> positions;
   std::unique_ptr<gs::db::Prober> warm;
   std::unique_ptr<gs::db::Prober> cold;
 
   Setup() {
-    const char* data = std::getenv("GAMESOLVER_BENCH_DATA");
-    const char* pieces_text = std::getenv("GAMESOLVER_BENCH_PIECES");
-    const int pieces = pieces_text != nullptr ? std::atoi(pieces_text) : 4;
-    location = gs::db::Location::of(game, data != nullptr ? data : "data");
+    const int pieces = std::atoi(environment("GAMESOLVER_BENCH_PIECES", "4").c_str());
+    location = gs::db::Location::of(game, environment("GAMESOLVER_BENCH_DATA", "data"));
     const std::vector<Tier> tiers = gs::retro::tiers_in_order(game, pieces);
     std::vector<Index> sizes;
     for (const Tier tier : tiers) sizes.push_back(game.size(tier));
@@ -65,8 +80,9 @@ struct Setup {
     options.block_cache_bytes = 0;
     options.position_cache_entries = 0;
     cold = std::make_unique<gs::db::Prober>(location, options);
-    for (const gs::Ranked& r : indices) {
-      if (!warm->stored_code(game, r.tier, r.index)) {
+    for (std::size_t i = 0; i < indices.size(); ++i) {
+      const gs::Ranked& r = indices[i];
+      if (!warm->stored_code(game, r.tier, r.index) || !warm->probe(game, positions[i])) {
         std::fprintf(stderr, "bench_probe: tier %s is not built in %s\n", game.tier_name(r.tier).c_str(),
                      location.directory().c_str());
         std::exit(1);
@@ -76,13 +92,16 @@ struct Setup {
   }
 };
 
-Setup& setup() {
-  static Setup instance;
+template <class G>
+Setup<G>& setup() {
+  static Setup<G> instance;
   return instance;
 }
 
-void probe_indices(benchmark::State& state, gs::db::Prober& prober) {
-  Setup& s = setup();
+template <class G>
+void probe_indices(benchmark::State& state, bool warm) {
+  Setup<G>& s = setup<G>();
+  gs::db::Prober& prober = warm ? *s.warm : *s.cold;
   std::size_t i = static_cast<std::size_t>(state.thread_index()) * 7919 % kSamples;
   for (auto _ : state) {
     const gs::Ranked& r = s.indices[i];
@@ -92,8 +111,10 @@ void probe_indices(benchmark::State& state, gs::db::Prober& prober) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 
-void probe_positions(benchmark::State& state, gs::db::Prober& prober) {
-  Setup& s = setup();
+template <class G>
+void probe_positions(benchmark::State& state, bool warm) {
+  Setup<G>& s = setup<G>();
+  gs::db::Prober& prober = warm ? *s.warm : *s.cold;
   std::size_t i = static_cast<std::size_t>(state.thread_index()) * 7919 % kSamples;
   for (auto _ : state) {
     benchmark::DoNotOptimize(prober.probe(s.game, s.positions[i]));
@@ -102,18 +123,41 @@ void probe_positions(benchmark::State& state, gs::db::Prober& prober) {
   state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations()));
 }
 
-void BM_WarmIndex(benchmark::State& state) { probe_indices(state, *setup().warm); }
-void BM_WarmPosition(benchmark::State& state) { probe_positions(state, *setup().warm); }
-void BM_ColdIndex(benchmark::State& state) { probe_indices(state, *setup().cold); }
-void BM_ColdPosition(benchmark::State& state) { probe_positions(state, *setup().cold); }
-
-const int kCores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-
-BENCHMARK(BM_WarmIndex)->Threads(1)->Threads(kCores)->UseRealTime();
-BENCHMARK(BM_WarmPosition)->Threads(1)->Threads(kCores)->UseRealTime();
-BENCHMARK(BM_ColdIndex)->Threads(1)->Threads(kCores)->UseRealTime();
-BENCHMARK(BM_ColdPosition)->Threads(1)->Threads(kCores)->UseRealTime();
+template <class G>
+void register_all() {
+  const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  const std::string name(G::kName);
+  for (const bool warm : {true, false}) {
+    const std::string cache = warm ? "Warm" : "Cold";
+    benchmark::RegisterBenchmark(("BM_" + cache + "Index/" + name).c_str(),
+                                 [warm](benchmark::State& state) { probe_indices<G>(state, warm); })
+        ->Threads(1)
+        ->Threads(cores)
+        ->UseRealTime();
+    benchmark::RegisterBenchmark(("BM_" + cache + "Position/" + name).c_str(),
+                                 [warm](benchmark::State& state) { probe_positions<G>(state, warm); })
+        ->Threads(1)
+        ->Threads(cores)
+        ->UseRealTime();
+  }
+}
 
 }  // namespace
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+  const std::string game = environment("GAMESOLVER_BENCH_GAME", "jungle");
+  if (game == "jungle") {
+    register_all<gs::jungle::Jungle>();
+  } else if (game == "morris") {
+    register_all<gs::morris::Morris>();
+  } else if (game == "checkers") {
+    register_all<gs::checkers::Checkers>();
+  } else {
+    std::fprintf(stderr, "bench_probe: unknown game %s\n", game.c_str());
+    return 2;
+  }
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

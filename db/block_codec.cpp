@@ -365,6 +365,14 @@ std::vector<std::uint8_t> train_dictionary(const std::vector<std::span<const std
 
 }  // namespace
 
+std::vector<std::uint8_t> train_zstd_dictionary(const std::vector<std::span<const std::uint8_t>>& samples) {
+  return train_dictionary(samples);
+}
+
+std::unique_ptr<BlockCodec> zstd_codec(std::vector<std::uint8_t> dictionary, int zstd_level) {
+  return std::make_unique<ZstdCodec>(std::move(dictionary), zstd_level);
+}
+
 std::unique_ptr<BlockCodec> make_codec(Codec codec, unsigned bits, std::span<const std::uint8_t> table) {
   switch (codec) {
     case Codec::kNone:

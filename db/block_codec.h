@@ -79,4 +79,12 @@ std::unique_ptr<BlockCodec> fit_codec(Codec codec, unsigned bits,
                                       const std::vector<std::span<const std::uint8_t>>& samples,
                                       bool dictionary, int zstd_level);
 
+// A dictionary trained on sample images (ZDICT_trainFromBuffer, up to 16 KiB, from up to
+// 4 MiB of the samples), empty where they are too few or too uniform to train on; and a
+// zstd codec for writing with it (an empty dictionary: none). fit_codec(kZstd, ...,
+// dictionary = true) is the two together; write_tier trains once per tier and tries the
+// dictionary with every block size.
+std::vector<std::uint8_t> train_zstd_dictionary(const std::vector<std::span<const std::uint8_t>>& samples);
+std::unique_ptr<BlockCodec> zstd_codec(std::vector<std::uint8_t> dictionary, int zstd_level);
+
 }  // namespace gs::db

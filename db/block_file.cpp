@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -381,22 +382,24 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
   const auto training_ranges = spread_ranges(positions, bits, kTrainingSampleBytes);
   std::uint64_t sample_positions = 0;
   for (const auto& [first, last] : sample_ranges) sample_positions += last - first;
+  // One dictionary per tier, trained on blocks of the largest size and tried with every
+  // size (training costs more than compressing the sample).
+  std::optional<std::vector<std::uint8_t>> dictionary;
   std::unique_ptr<BlockCodec> chosen;
   std::uint64_t chosen_block_positions = block_sizes.front();
   std::uint64_t chosen_bytes = std::numeric_limits<std::uint64_t>::max();
   for (const std::uint64_t block_positions : block_sizes) {
     const auto sample = images_of(symbols, bits, block_positions, sample_ranges);
-    std::vector<std::vector<std::uint8_t>> training;
-    std::vector<std::span<const std::uint8_t>> sample_spans(sample.begin(), sample.end());
+    const std::vector<std::span<const std::uint8_t>> sample_spans(sample.begin(), sample.end());
     const std::uint64_t blocks = (positions + block_positions - 1) / block_positions;
     for (const Candidate& candidate : candidates) {
-      if (candidate.dictionary && training.empty())
-        training = images_of(symbols, bits, block_positions, training_ranges);
-      auto codec = fit_codec(
-          candidate.codec, bits,
-          candidate.dictionary ? std::vector<std::span<const std::uint8_t>>(training.begin(), training.end())
-                               : sample_spans,
-          candidate.dictionary, options.zstd_level);
+      if (candidate.dictionary && !dictionary) {
+        const auto training = images_of(symbols, bits, block_sizes.back(), training_ranges);
+        dictionary = train_zstd_dictionary({training.begin(), training.end()});
+      }
+      auto codec = candidate.dictionary
+                       ? zstd_codec(*dictionary, options.zstd_level)
+                       : fit_codec(candidate.codec, bits, sample_spans, false, options.zstd_level);
       if (candidate.dictionary && codec->table().empty() && candidates.size() > 1)
         continue;  // too little to train on
       std::uint64_t sample_bytes = 0;
