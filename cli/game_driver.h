@@ -762,8 +762,9 @@ class GameDriver final : public Driver {
       fmt::print("{}\n", out.dump(2));
       return 0;
     }
-    fmt::print("game {} of {}: {} plies from {}, result {}\n", number, source, played.moves.size(),
-               game_.position_text(played.start), played.record.result);
+    fmt::print("game {} of {}: {} {} from {}, result {}\n", number, source, played.moves.size(),
+               played.moves.size() == 1 ? "ply" : "plies", game_.position_text(played.start),
+               played.record.result);
     fmt::print("values are for the side making the move; an error is a move that loses a win or a draw\n");
     fmt::print("{}", text);
     fmt::print("final position {}: {}{}\n", game_.position_text(last),

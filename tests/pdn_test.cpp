@@ -506,14 +506,14 @@ TEST(PdnCli, PlayFromAGameAndSave) {
   EXPECT_NE(gamesolver(dir, {"play", "checkers", "--pdn", file.string(), "--from", "start"}).exit_code, 0);
 }
 
-// Boards per material add up to the boards per piece count, the published counts.
-TEST(PdnCli, CountPerMaterial) {
-  TempDir dir;
-  const RunResult r =
-      gamesolver(dir, {"count", "checkers", "--pieces", "3", "--materials", "--json", "--quiet"});
-  ASSERT_EQ(r.exit_code, 0) << describe(r);
+// Boards per material add up to the boards per piece count (games/checkers.md), and
+// positions per material to the positions per piece count; returns count's JSON.
+json expect_material_counts(const TempDir& dir, int max_pieces) {
+  const RunResult r = gamesolver(
+      dir, {"count", "checkers", "--pieces", std::to_string(max_pieces), "--materials", "--json", "--quiet"});
+  EXPECT_EQ(r.exit_code, 0) << describe(r);
   const json out = json::parse(r.out);
-  constexpr std::uint64_t kBoards[] = {0, 120, 6972, 261224};
+  constexpr std::uint64_t kBoards[] = {0, 120, 6972, 261224, 7092774};
   std::map<int, std::uint64_t> boards;
   std::map<int, std::uint64_t> positions;
   for (const json& row : out["materials"]) {
@@ -521,11 +521,19 @@ TEST(PdnCli, CountPerMaterial) {
     boards[pieces] += row["classes"].get<std::uint64_t>() + row["end_positions"].get<std::uint64_t>();
     positions[pieces] += row["positions"].get<std::uint64_t>();
   }
-  for (int pieces = 1; pieces <= 3; ++pieces) EXPECT_EQ(boards[pieces], kBoards[pieces]) << pieces;
+  for (int pieces = 1; pieces <= max_pieces; ++pieces) EXPECT_EQ(boards[pieces], kBoards[pieces]) << pieces;
   for (const json& row : out["counts"]) {
     const int pieces = row["pieces"].get<int>();
     EXPECT_EQ(positions[pieces], row["positions"].get<std::uint64_t>()) << pieces;
+    EXPECT_EQ(boards[pieces], row["classes"].get<std::uint64_t>() + row["end_positions"].get<std::uint64_t>())
+        << pieces;
   }
+  return out;
+}
+
+TEST(PdnCli, CountPerMaterial) {
+  TempDir dir;
+  const json out = expect_material_counts(dir, 3);
   // One king against one: 32 * 31 boards of either colour arrangement.
   bool found = false;
   for (const json& row : out["materials"]) {
@@ -540,6 +548,11 @@ TEST(PdnCli, CountPerMaterial) {
   EXPECT_NE(text.out.find("material"), std::string::npos) << text.out;
   expect_error(gamesolver(dir, {"count", "jungle", "--pieces", "2", "--materials"}),
                "jungle groups no positions by material");
+}
+
+TEST(PdnCliSlow, CountPerMaterialFourPieces) {
+  TempDir dir;
+  expect_material_counts(dir, 4);
 }
 
 }  // namespace
