@@ -154,6 +154,8 @@ class GameDriver final : public Driver {
         jobs.push_back({tier, game_.tier_name(tier), game_.size(tier), game_.children(tier)});
       }
       std::filesystem::create_directories(database.location().directory());
+      // What killed writers of an earlier run left behind (this machine's only).
+      db::remove_stale_temporaries_in(database.location().directory());
       dist::ManagerOptions manager;
       manager.timeout_seconds = options.mpi_timeout;
       manager.progress_log = database.location().directory() / "build-progress.log";

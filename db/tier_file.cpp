@@ -19,6 +19,15 @@
 
 namespace gs::db {
 
+namespace {
+// This machine's name, for the names of temporary files.
+std::string this_host() {
+  std::array<char, 256> name{};
+  if (::gethostname(name.data(), name.size() - 1) != 0) return "unknown";
+  return name.data();
+}
+}  // namespace
+
 namespace io {
 
 void put_text(std::uint8_t* at, std::size_t size, const std::string& text, const char* field) {
@@ -68,7 +77,9 @@ void write_atomically(const std::filesystem::path& path,
   std::filesystem::create_directories(path.parent_path(), error);
   if (error) fail("{}: cannot create directory: {}", path.parent_path().string(), error.message());
   remove_stale_temporaries(path);
-  const std::string temp = fmt::format("{}.tmp-{}", path.string(), ::getpid());
+  // Named after the writing process and its machine: a cleaner on a machine sharing the
+  // directory removes only the temporaries of its own dead processes.
+  const std::string temp = fmt::format("{}.tmp-{}@{}", path.string(), ::getpid(), this_host());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail("{}: cannot create: {}", temp, std::strerror(errno));
   try {
@@ -219,18 +230,38 @@ void io::check_expected(const TierHeader& h, const Expected& expected, const std
   }
 }
 
-void remove_stale_temporaries(const std::filesystem::path& path) {
-  const std::string prefix = path.filename().string() + ".tmp-";
+namespace {
+// Removes the temporaries `<tier file>.tmp-<pid>[@<host>]` in a directory whose names
+// start with `prefix` and whose writing process is gone from this machine (a temporary
+// named after another machine is left alone: its writer cannot be seen from here).
+void remove_dead_temporaries(const std::filesystem::path& directory, const std::string& prefix) {
+  const std::string here = this_host();
   std::error_code error;
-  for (const auto& entry : std::filesystem::directory_iterator(path.parent_path(), error)) {
+  for (const auto& entry : std::filesystem::directory_iterator(directory, error)) {
     const std::string name = entry.path().filename().string();
     if (!name.starts_with(prefix)) continue;
-    const std::string pid = name.substr(prefix.size());
+    const std::size_t mark = name.rfind(".tmp-");
+    if (mark == std::string::npos) continue;
+    if (prefix.empty() && !name.substr(0, mark).ends_with(kFileSuffix)) continue;
+    std::string pid = name.substr(mark + 5);
+    if (const std::size_t at = pid.find('@'); at != std::string::npos) {
+      if (pid.substr(at + 1) != here) continue;
+      pid.resize(at);
+    }
     if (pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
     std::error_code ignored;
     if (std::filesystem::exists("/proc/" + pid, ignored)) continue;
     std::filesystem::remove(entry.path(), ignored);
   }
+}
+}  // namespace
+
+void remove_stale_temporaries(const std::filesystem::path& path) {
+  remove_dead_temporaries(path.parent_path(), path.filename().string() + ".tmp-");
+}
+
+void remove_stale_temporaries_in(const std::filesystem::path& directory) {
+  remove_dead_temporaries(directory, "");
 }
 
 std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const Expected& expected,

@@ -177,6 +177,8 @@ TierHeader write_tier_v1(const std::filesystem::path& path, TierHeader header,
 // Removes the temporary files that killed writers of the file at path left behind; the
 // temporary of a process that still runs is left alone.
 void remove_stale_temporaries(const std::filesystem::path& path);
+// The same for every tier file's temporaries in a directory.
+void remove_stale_temporaries_in(const std::filesystem::path& directory);
 
 // Whether a complete, consistent file for the expected tier is at path.
 bool tier_file_good(const std::filesystem::path& path, const Expected& expected);

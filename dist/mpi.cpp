@@ -4,6 +4,8 @@
 #include <mpi.h>
 #include <unistd.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <array>
 #include <atomic>
@@ -314,14 +316,26 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
   std::erase_if(summary.lost_ranks, [&](int rank) {
     return workers[static_cast<std::size_t>(rank)].state != Worker::State::kLost;
   });
-  // A lost rank whose process is gone from this machine is dead; any other may hang, and
-  // MPI_Finalize would wait for it forever.
+  // A lost rank still running on this machine (it hangs: stopped, deadlocked, swapping)
+  // is killed, since MPI_Finalize would wait for it forever; a dead one is fine. One on
+  // another machine cannot be told apart from a dead one from here: it is reported as
+  // hung, and the caller ends the job.
   const std::string here = host_name();
   for (const int rank : summary.lost_ranks) {
     const Worker& worker = workers[static_cast<std::size_t>(rank)];
-    std::error_code ignored;
-    const bool dead = worker.host == here && worker.pid > 0 &&
-                      !std::filesystem::exists(fmt::format("/proc/{}", worker.pid), ignored);
+    bool dead = false;
+    if (worker.host == here && worker.pid > 0) {
+      const std::string proc = fmt::format("/proc/{}", worker.pid);
+      std::error_code ignored;
+      if (std::filesystem::exists(proc, ignored)) {
+        fmt::print(stderr, "manager: rank {} (pid {}) is still running: killing it\n", rank, worker.pid);
+        ::kill(static_cast<pid_t>(worker.pid), SIGKILL);
+      }
+      for (int wait = 0; wait < 500 && std::filesystem::exists(proc, ignored); ++wait) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+      dead = !std::filesystem::exists(proc, ignored);
+    }
     if (!dead) summary.hung_ranks.push_back(rank);
   }
   if (error) fail("{}", *error);

@@ -4,6 +4,7 @@
 // with a gs::Error that names the file, while tier_file_good() says false.
 #include <gtest/gtest.h>
 #include <unistd.h>
+#include <array>
 
 #include <filesystem>
 #include <string>
@@ -241,11 +242,17 @@ TEST(TierFile, StaleTemporariesAreRemoved) {
   TempDir dir;
   const fs::path path = dir / "R-r.gsdb";
   const std::string self = std::to_string(::getpid());
-  const std::vector<std::string> removed = {"R-r.gsdb.tmp-999999999"};  // no process has that id
-  const std::vector<std::string> kept = {"R-r.gsdb.tmp-" + self,        // a writer that still runs
-                                         "R-r.gsdb.tmp-12ab",           // not a process id
-                                         "R-r.gsdb.tmp-",               //
-                                         "D-r.gsdb.tmp-999999999",      // another tier's
+  std::array<char, 256> host{};
+  ASSERT_EQ(::gethostname(host.data(), host.size() - 1), 0);
+  const std::string here = host.data();
+  const std::vector<std::string> removed = {"R-r.gsdb.tmp-999999999",  // no process has that id
+                                            "R-r.gsdb.tmp-999999998@" + here};
+  const std::vector<std::string> kept = {"R-r.gsdb.tmp-" + self,                  // a writer that still runs
+                                         "R-r.gsdb.tmp-" + self + "@" + here,     //
+                                         "R-r.gsdb.tmp-999999999@other-machine",  // cannot be seen from here
+                                         "R-r.gsdb.tmp-12ab",                     // not a process id
+                                         "R-r.gsdb.tmp-",                         //
+                                         "D-r.gsdb.tmp-999999999",                // another tier's
                                          "R-r.gsdb"};
   for (const auto& name : removed) test::write_file(dir / name, "x");
   for (const auto& name : kept) test::write_file(dir / name, "x");
@@ -256,6 +263,12 @@ TEST(TierFile, StaleTemporariesAreRemoved) {
   test::write_file(dir / removed[0], "x");
   write_tier(path, header_for(3, "R-r"), sample_codes(10, 9));
   EXPECT_FALSE(fs::exists(dir / removed[0]));
+  // Every tier's at once (what `build --mpi` does when it starts).
+  remove_stale_temporaries_in(dir.path());
+  EXPECT_FALSE(fs::exists(dir / "D-r.gsdb.tmp-999999999"));
+  EXPECT_TRUE(fs::exists(dir / "R-r.gsdb.tmp-999999999@other-machine"));
+  EXPECT_TRUE(fs::exists(dir / ("R-r.gsdb.tmp-" + self)));
+  EXPECT_TRUE(fs::exists(dir / "R-r.gsdb"));
 }
 
 }  // namespace

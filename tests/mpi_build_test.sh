@@ -7,6 +7,9 @@
 #                                                well and the set is complete
 #   mpi_build_test.sh BINARY WORKDIR restart     a whole run killed and restarted
 #                                                recomputes no finished tier
+#   mpi_build_test.sh BINARY WORKDIR hang        a worker that stops answering (SIGSTOP):
+#                                                its tier goes to another rank, the
+#                                                manager kills it at the end (3 pieces)
 set -euo pipefail
 bin=$1
 work=$2
@@ -33,6 +36,17 @@ same_as_reference() {
   [ "$(find "$1/$tiers" -name '*.gsdb' | wc -l)" -eq "$count" ] || die "$1 holds other database files"
   [ "$(find "$1/$tiers" -name '*.tmp-*' | wc -l)" -eq 0 ] || die "temporary files left in $1"
   echo "$count files identical to the single-process build"
+}
+
+# Every file in $1 (a build of fewer pieces) is the reference's file of that tier.
+subset_of_reference() {
+  local count=0
+  for file in "$1/$tiers"/*.gsdb; do
+    cmp "$file" "$reference/$tiers/$(basename "$file")" || die "$(basename "$file") differs from the single-process build"
+    count=$((count + 1))
+  done
+  [ "$count" -eq "$2" ] || die "$count tier files in $1, $2 expected"
+  echo "$count files identical to the single-process build's"
 }
 
 # Waits until a line matching the pattern appears in a file, while the job runs.
@@ -107,6 +121,29 @@ case $mode in
     echo "$(echo "$finished" | wc -l) tiers finished before the kill, none recomputed"
     grep "finished in an earlier run" "$dir.log2"
     same_as_reference "$dir"
+    ;;
+  hang)
+    dir=$work/hang
+    rm -rf "$dir" "$dir.log"
+    "${mpirun[@]}" --enable-recovery -np 3 "$bin" build jungle --pieces 3 --data "$dir" --mpi --mpi-timeout 3 \
+      >"$dir.out" 2>"$dir.log" &
+    job=$!
+    pattern='manager: tier [^ ]+ \([0-9]+ indices\) to rank 2 \(pid [0-9]+\)'
+    wait_for "$pattern" "$dir.log" $job
+    pid=$(grep -m1 -oE "$pattern" "$dir.log" | sed -E 's/.*pid ([0-9]+)\)/\1/')
+    kill -STOP "$pid"
+    echo "stopped worker pid $pid"
+    wait $job || die "the run failed after a worker stopped answering: $(tail -5 "$dir.log")"
+    kill -9 "$pid" 2>/dev/null || true
+    grep -E "rank 2 .* given up; tier .* goes to another rank" "$dir.log" ||
+      die "the manager did not hand the stopped worker's tier to another rank"
+    grep -E "rank 2 \(pid $pid\) is still running: killing it" "$dir.log" ||
+      die "the manager did not end the stopped worker"
+    # The stopped worker's temporary (if it had begun writing) goes with the next run.
+    "${mpirun[@]}" -np 3 "$bin" build jungle --pieces 3 --data "$dir" --mpi >"$dir.out2" 2>"$dir.log2"
+    grep -q "34 finished in an earlier run" "$dir.out2" || die "the next run did not find all 34 tiers finished"
+    [ "$(find "$dir/$tiers" -name '*.tmp-*' | wc -l)" -eq 0 ] || die "temporary files left in $dir"
+    subset_of_reference "$dir" 34
     ;;
   *)
     die "unknown mode $mode"
