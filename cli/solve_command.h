@@ -109,7 +109,8 @@ inline void print_solve(const search::SolveReport& report) {
              static_cast<double>(s.table_bytes) / (1 << 20),
              report.algorithm == "df-pn" ? fmt::format(", {} garbage collections", s.collections) : "");
   if (report.algorithm == "pns")
-    fmt::print("tree: {} nodes at the end, {} at most\n", s.tree_nodes, s.tree_peak);
+    fmt::print("tree: {} nodes at the end, {} at most, {} garbage collections\n", s.tree_nodes, s.tree_peak,
+               s.collections);
   fmt::print("proven results: {}, of which {} depended on the line (kept apart)\n", s.proven,
              s.path_dependent);
   fmt::print("deepest line: {} plies{}\n", s.deepest,

@@ -33,6 +33,14 @@
 //     (enhanced transposition cutoff), and ones already decided need no search. The rest
 //     go in order: the table's best child, captures, then the game's evaluation
 //     (search/hooks.h).
+//   - Tests without a depth limit: a draw is proven only when every line of the attacker
+//     ends in a repetition, a database or the table, and the attacker can walk far
+//     without repeating, so iterative deepening alone reaches the depth a draw needs only
+//     with exponential work. Each time the work has doubled (from kFirstUnbounded
+//     nodes on), every open question is also tested once with no horizon at all, within
+//     as many nodes as were spent so far: all it proves is proven (no horizon leaf), and
+//     an unfinished test leaves its proven subresults in the table for the next
+//     iteration. The cost is at most about twice the iterative deepening's.
 //   - Quiescence: past the depth limit, captures are still searched (up to
 //     kQuiescencePlies), where the game says which moves capture; in Jungle they lead
 //     into smaller tiers, often into a database.
@@ -65,6 +73,8 @@ class AlphaBeta {
   using Move = typename G::Move;
   static constexpr int kQuiescencePlies = 8;
   static constexpr int kMaxDraft = 4000;
+  // The work after which the first test without a depth limit is tried (docs/SEARCH.md).
+  static constexpr std::uint64_t kFirstUnbounded = 20000;
 
   AlphaBeta(const G& game, db::Database* database, const SearchOptions& options, SearchStats& stats,
             Limits& limits)
@@ -91,15 +101,30 @@ class AlphaBeta {
     auto decided = [&] {
       return std::all_of(thresholds.begin(), thresholds.end(), [&](Score t) { return bounds.decides(t); });
     };
+    auto run = [&](std::size_t q, int draft) {
+      const std::uint64_t nodes = stats_.nodes;
+      const double start = limits_.elapsed();
+      decide(bounds, root, root_key, thresholds[q], draft);
+      reports[q].nodes += stats_.nodes - nodes;
+      reports[q].seconds += limits_.elapsed() - start;
+    };
+    const std::uint64_t first_node = stats_.nodes;
+    std::uint64_t next_unbounded = kFirstUnbounded;
     for (int draft = 1; draft <= kMaxDraft && !decided() && !limits_.stopped(); ++draft) {
       limits_.stage(fmt::format("depth {}", draft));
-      for (std::size_t q = 0; q < thresholds.size(); ++q) {
-        const std::uint64_t nodes = stats_.nodes;
-        const double start = limits_.elapsed();
-        decide(bounds, root, root_key, thresholds[q], draft);
-        reports[q].nodes += stats_.nodes - nodes;
-        reports[q].seconds += limits_.elapsed() - start;
+      for (std::size_t q = 0; q < thresholds.size(); ++q) run(q, draft);
+      // Every so often (each time the work has doubled), each open question once without
+      // a depth limit, within as many nodes as were spent so far.
+      const std::uint64_t spent = stats_.nodes - first_node;
+      if (decided() || spent < next_unbounded) continue;
+      limits_.stage("without a depth limit");
+      for (std::size_t q = 0; q < thresholds.size() && !limits_.stopped(); ++q) {
+        if (bounds.decides(thresholds[q])) continue;
+        budget_ = stats_.nodes + spent;
+        run(q, kMaxDraft);
       }
+      budget_ = 0;
+      next_unbounded = 2 * (stats_.nodes - first_node);
     }
     for (std::size_t q = 0; q < thresholds.size(); ++q) {
       if (bounds.decides(thresholds[q])) reports[q].answer = bounds.passes(thresholds[q]);
@@ -208,7 +233,7 @@ class AlphaBeta {
   // "value(pos) >= t?" searched `draft` plies deep; pos is at the end of the path.
   Result test(const Position& pos, std::uint64_t pos_key, Score t, int draft) {
     const int ply = path_.size() - 1;
-    if (limits_.count(stats_)) return {};
+    if (limits_.count(stats_) || (budget_ != 0 && stats_.nodes >= budget_)) return {};
     if (ply > stats_.deepest) {
       stats_.deepest = ply;
       deepest_ = path_.positions();
@@ -359,7 +384,8 @@ class AlphaBeta {
   Limits& limits_;
   BoundTable table_;
   Databases<G> databases_;
-  int optimist_ = 1;  // the parity of the plies where the optimist is to move
+  int optimist_ = 1;          // the parity of the plies where the optimist is to move
+  std::uint64_t budget_ = 0;  // a test without a depth limit stops at this node count (0: none)
   Path<G> path_;
   std::deque<Frame> frames_;
   std::vector<Position> deepest_;

@@ -21,6 +21,8 @@
 // this line; a node solved through it records the earliest such ply (`dependency`), and
 // a solved result whose dependency lies above the node is stored for its line only
 // (search/proof_leaves.h, docs/SEARCH.md).
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <deque>
@@ -173,6 +175,10 @@ class DfPn {
         node.proof = numbers.proof;
         node.disproof = numbers.disproof;
         best = child_tag(children[numbers.most_proving].look.key);
+        if (ply == 0) {
+          limits_.stage(fmt::format("{}? root proof number {}, disproof number {}",
+                                    t == kWinThreshold ? "win" : "draw", node.proof, node.disproof));
+        }
         if (node.solved() || node.proof >= proof_threshold || node.disproof >= disproof_threshold ||
             limits_.stopped()) {
           break;

@@ -5,17 +5,25 @@
 // shares), expand it, and update the numbers of its ancestors.
 //
 // Memory: nodes live in one array sized by the budget (three quarters of it; the rest is
-// a table of solved positions). A node's children are one block of the array; when a
-// node is solved the subtrees below its children are freed, the child that decides it
-// kept for the principal variation, and freed blocks are reused by size. When no block
-// is left the search stops with the question unanswered.
+// a table). A node's children are one block of the array; when a node is solved the
+// subtrees below its children are freed, the child that decides it kept for the
+// principal variation, and freed blocks are reused (split where no block of the size is
+// free). When no block is left, a garbage collection frees the subtrees of least work
+// (about half the tree, never the line being expanded), whose roots become leaves again;
+// the numbers of their unsolved nodes go to the table, from which new leaves of those
+// positions start, as in df-pn. Only when a collection frees less than an eighth of the
+// array does the search stop, unanswered. Without it a draw, whose proof is the whole
+// tree of the attacker's lines up to their repetitions, filled the memory long before it
+// was proven (docs/SEARCH.md).
 //
 // Repetition: the tree is a tree of lines, so a node's path is fixed and a repetition
 // leaf is a draw for that node forever. A node solved through one records the earliest
 // ply it depends on (search/proof_leaves.h); only results that depend on no line above
-// the node enter the table of solved positions, which every new leaf consults, so that
-// transpositions are solved once (docs/SEARCH.md).
+// the node enter the table, which every new leaf consults, so that transpositions are
+// solved once (docs/SEARCH.md). Unsolved numbers in the table are estimates only.
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -154,16 +162,81 @@ class Pns {
     return at;
   }
 
+  // A block of `count` nodes: a freed block of that size, else new room, else the front
+  // of a larger freed block (the rest stays free); kNil when there is none.
   std::uint32_t allocate(std::uint32_t count) {
     if (count < free_.size() && !free_[count].empty()) {
       const std::uint32_t first = free_[count].back();
       free_[count].pop_back();
       return first;
     }
-    if (nodes_.size() + count > capacity_) return kNil;
-    const auto first = static_cast<std::uint32_t>(nodes_.size());
-    nodes_.resize(nodes_.size() + count);
-    return first;
+    if (nodes_.size() + count <= capacity_) {
+      const auto first = static_cast<std::uint32_t>(nodes_.size());
+      nodes_.resize(nodes_.size() + count);
+      return first;
+    }
+    for (std::size_t size = count + 1; size < free_.size(); ++size) {
+      if (free_[size].empty()) continue;
+      const std::uint32_t first = free_[size].back();
+      free_[size].pop_back();
+      free_[size - count].push_back(first + count);
+      return first;
+    }
+    return kNil;
+  }
+
+  // Out of room: empties the subtrees that took the least work, about half of the tree,
+  // as df-pn's table collection does. Their roots become leaves again that keep their
+  // numbers (estimates, or a solved result, which holds on their own line), and are
+  // expanded again when they become most-proving. The line to `at` is spared. False when
+  // too little could be freed to go on (a tree hardly larger than that line).
+  bool collect(std::uint32_t at) {
+    std::vector<std::uint32_t> line;
+    for (std::uint32_t up = at; up != kNil; up = nodes_[up].parent) line.push_back(up);
+    std::sort(line.begin(), line.end());
+    const auto on_line = [&line](std::uint32_t n) { return std::binary_search(line.begin(), line.end(), n); };
+    std::array<std::uint64_t, 34> by_bits{};
+    std::uint64_t expanded = 0;
+    for (std::size_t n = 1; n < nodes_.size(); ++n) {
+      if (nodes_[n].count > 0 && !on_line(static_cast<std::uint32_t>(n))) {
+        ++by_bits[std::bit_width(nodes_[n].look.work)];
+        ++expanded;
+      }
+    }
+    std::uint64_t seen = 0;
+    std::size_t limit = 0;
+    while (limit + 1 < by_bits.size() && (seen += by_bits[limit]) < expanded / 2) ++limit;
+    const std::uint64_t live = live_;
+    std::vector<std::uint32_t> stack = {0};
+    while (!stack.empty()) {
+      const Node& node = nodes_[stack.back()];
+      stack.pop_back();
+      for (std::uint32_t c = node.first; c < node.first + node.count; ++c) {
+        if (nodes_[c].count == 0) continue;
+        if (!on_line(c) && std::bit_width(nodes_[c].look.work) <= limit) {
+          remember_below(c);
+          release_below(c);
+        } else {
+          stack.push_back(c);
+        }
+      }
+    }
+    ++stats_.collections;
+    return (live - live_) * 8 >= capacity_;
+  }
+
+  // Stores the numbers of the unsolved nodes of a subtree about to be freed in the table,
+  // as df-pn keeps them: when the search comes back there, or reaches one of these
+  // positions by another line, its new leaves start from them (search/proof_leaves.h).
+  void remember_below(std::uint32_t at) {
+    std::vector<std::uint32_t> stack = {at};
+    while (!stack.empty()) {
+      const Node& node = nodes_[stack.back()];
+      stack.pop_back();
+      if (node.count == 0) continue;
+      if (!node.look.solved()) leaves_.store_in_tree(node.look, node.ply, options_.unsafe_repetition_storage);
+      for (std::uint32_t c = node.first; c < node.first + node.count; ++c) stack.push_back(c);
+    }
   }
 
   // Frees every node below `at`.
@@ -195,7 +268,8 @@ class Pns {
       return true;
     }
     const auto count = static_cast<std::uint32_t>(moves.size());
-    const std::uint32_t first = allocate(count);
+    std::uint32_t first = allocate(count);
+    if (first == kNil && collect(at)) first = allocate(count);
     if (first == kNil) {
       nodes_[at].expanded = false;
       limits_.halt("memory budget");
@@ -244,7 +318,7 @@ class Pns {
     Node& node = nodes_[at];
     if (node.count > 0)
       node.look.dependency = resolve(node.look.proof == 0, node.count, children_of(at)).dependency;
-    leaves_.store_solved(node.look, node.ply, options_.unsafe_repetition_storage);
+    leaves_.store_in_tree(node.look, node.ply, options_.unsafe_repetition_storage);
     if (node.count > 0) {
       const std::uint32_t keep = decisive(at);
       for (std::uint32_t c = node.first; c < node.first + node.count; ++c) {

@@ -129,7 +129,7 @@ class ProofLeaves {
 
   // The same for a search that keeps what depends on the line itself (PNS, in its tree
   // of lines): such a result is counted, not stored.
-  void store_solved(const Look& look, int ply, bool unsafe) { put(look, 0, ply, std::nullopt, unsafe); }
+  void store_in_tree(const Look& look, int ply, bool unsafe) { put(look, 0, ply, std::nullopt, unsafe); }
 
   Databases<G>& databases() { return databases_; }
 

@@ -73,7 +73,7 @@ struct SearchStats {
   std::uint64_t table_entries = 0;      // in use at the end
   std::uint64_t table_capacity = 0;
   std::uint64_t table_bytes = 0;
-  std::uint64_t collections = 0;  // df-pn's garbage collections of its table
+  std::uint64_t collections = 0;  // garbage collections: of df-pn's table, of PNS's tree
   std::uint64_t tree_nodes = 0;   // PNS: nodes of the tree at the end, and at most
   std::uint64_t tree_peak = 0;
   int deepest = 0;  // the longest line reached, in plies from the root
