@@ -120,8 +120,8 @@ int main(int argc, char** argv) {
       ->needs(probe_pdn);
   probe->add_flag("--json", command.common.json, "JSON output");
   probe->callback([&] {
-    if (!command.pdn && command.position.empty())
-      throw CLI::RequiredError("probe needs a position or --pdn FILE");
+    if (!command.pdn && probe_position->count() == 0)
+      throw CLI::RequiredError("probe: a position or --pdn FILE");
     run = [&](gs::cli::Driver& d) {
       if (command.pdn) return d.probe_game(command.common, *command.pdn, command.game_number);
       return d.probe(command.common, command.position);

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <system_error>
+#include <utility>
 
 #include "core/error.h"
 
@@ -227,7 +228,7 @@ std::vector<Game> parse(std::string_view text, const std::string& source) {
     if (is_result(token)) {
       begin(place);
       game.result = token;
-      games.push_back(std::move(game));
+      games.push_back(std::exchange(game, Game()));
       open = false;
       continue;
     }
@@ -247,7 +248,6 @@ std::vector<Game> parse(std::string_view text, const std::string& source) {
     game.moves.push_back({move, {place.line, place.column + static_cast<int>(skip)}});
   }
   if (open) {
-    if (!in_moves && game.tags.empty()) return games;
     in.fail_at(in.place(),
                "truncated file: the game that starts at line {} has no result (1-0, 0-1, 1/2-1/2 or *) at "
                "the end",
