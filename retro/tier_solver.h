@@ -81,6 +81,14 @@ struct Summary {
   }
 };
 
+// OPTIONAL (beside core/game.h's): unrank_next(tier, index, previous) == unrank(tier,
+// index) given previous == unrank(tier, index - 1), not a hole; a scan in index order
+// steps from position to position instead of unranking each.
+template <class G>
+concept UnranksInOrder = requires(const G& game, Tier tier, Index index, const typename G::Position& pos) {
+  { game.unrank_next(tier, index, pos) } -> std::same_as<std::optional<typename G::Position>>;
+};
+
 struct SolveOptions {
   int threads = default_threads();
   bool quiet = false;
@@ -105,6 +113,9 @@ class TierSolver {
       }
       children_.push_back({child, reader});
     }
+    // Looked up by tier for every move that leaves the tier.
+    std::sort(children_.begin(), children_.end(),
+              [](const Child& a, const Child& b) { return a.tier < b.tier; });
   }
 
   // Memory the solve needs beyond the child tiers' mapped files, at most.
@@ -121,10 +132,19 @@ class TierSolver {
     const Index size = game_.size(tier_);
     cells_.assign(size, kHoleCode);
     decided_.assign(static_cast<std::size_t>(std::max(options_.threads, 1)), {});
+    scratch_ = std::vector<Scratch>(static_cast<std::size_t>(std::max(options_.threads, 1)));
     Progress progress(game_.tier_name(tier_), size, options_.quiet);
     progress.set_stage("scan");
     parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
-      for (Index i = begin; i < end; ++i) scan(i, thread);
+      std::optional<Position> pos;
+      for (Index i = begin; i < end; ++i) {
+        if constexpr (UnranksInOrder<G>) {
+          pos = pos ? game_.unrank_next(tier_, i, *pos) : game_.unrank(tier_, i);
+        } else {
+          pos = game_.unrank(tier_, i);
+        }
+        if (pos) scan(i, *pos, thread);  // else a hole
+      }
       progress.add(end - begin);
     });
     for (Depth level = 0; level <= max_depth_.load(); ++level) {
@@ -143,6 +163,8 @@ class TierSolver {
         parallel_for(
             0, current.size(), options_.threads, kChunk / 16, [&](Index begin, Index end, int thread) {
               for (Index k = begin; k < end; ++k) {
+                // The listed cells are scattered over the tier: load a few ahead.
+                if (k + kLookAhead < end) __builtin_prefetch(&cells_[current[k + kLookAhead]]);
                 const ValueCode code = std::atomic_ref(cells_[current[k]]).load(std::memory_order_relaxed);
                 if (code == win || code == loss) propagate(current[k], code == loss, level, thread);
               }
@@ -164,6 +186,7 @@ class TierSolver {
       });
     }
     decided_.clear();
+    scratch_.clear();
     for (ValueCode& cell : cells_) {
       if (cell >= kCounting) cell = kDrawCode;
     }
@@ -174,6 +197,7 @@ class TierSolver {
   static constexpr Index kChunk = 1 << 14;
   using ListedIndex = std::uint32_t;
   static constexpr Index kBlock = 64;
+  static constexpr Index kLookAhead = 8;
 
   bool holds_level(Index begin, Index end, ValueCode win, ValueCode loss) const {
     unsigned found = 0;
@@ -189,18 +213,29 @@ class TierSolver {
     const db::TierReader* reader;
   };
 
-  // The best value the moves leaving the tier give (terminal positions and child
-  // tiers), and the distinct in-tier successors.
-  struct Outside {
-    std::optional<Value> best;
-    SmallVector<Index, G::kMaxMoves> inside;  // ranked in-tier successors, distinct
-    std::size_t unranked = 0;                 // in-tier successors counted without ranking
-    std::size_t count = 0;                    // distinct in-tier successors
+  // The lists of the inner loops, one set per thread: made once, since a list's
+  // construction zeroes all of its capacity (several KiB for a move list).
+  struct Scratch {
+    MoveList<G> moves;
+    SmallVector<Index, G::kMaxMoves> inside;  // ranked in-tier successors
+    UnmoveList<G> unmoves;
+    SmallVector<Index, G::kMaxUnmoves> predecessors;
   };
 
-  Outside examine(const Position& pos) const {
+  // The best value the moves leaving the tier give (terminal positions and child
+  // tiers), and the number of distinct in-tier successors.
+  struct Outside {
+    std::optional<Value> best;
+    std::size_t count = 0;
+  };
+
+  Outside examine(const Position& pos, int thread) {
     Outside result;
-    MoveList<G> moves;
+    Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
+    MoveList<G>& moves = scratch.moves;
+    SmallVector<Index, G::kMaxMoves>& inside = scratch.inside;
+    inside.clear();
+    std::size_t unranked = 0;  // in-tier successors counted without ranking
     game_.moves(pos, moves);
     // Where the game can tell, moves that stay in the tier from a position without
     // symmetry lead to distinct indices: they are counted without ranking.
@@ -209,7 +244,7 @@ class TierSolver {
     for (const auto& move : moves) {
       if constexpr (KnowsTierMoves<G>) {
         if (plain && game_.keeps_tier(pos, move)) {
-          ++result.unranked;
+          ++unranked;
           continue;
         }
       }
@@ -218,7 +253,7 @@ class TierSolver {
       if (!value) {
         const Ranked ranked = game_.rank(next);
         if (ranked.tier == tier_) {
-          result.inside.push_back(ranked.index);
+          inside.push_back(ranked.index);
           continue;
         }
         value = child_value(ranked);
@@ -226,18 +261,18 @@ class TierSolver {
       const Value mine = value->before_move();
       if (!result.best || mine.better_than(*result.best)) result.best = mine;
     }
-    std::sort(result.inside.begin(), result.inside.end());
-    result.inside.resize(static_cast<std::size_t>(std::unique(result.inside.begin(), result.inside.end()) -
-                                                  result.inside.begin()));
-    result.count = result.unranked + result.inside.size();
+    std::sort(inside.begin(), inside.end());
+    result.count =
+        unranked + static_cast<std::size_t>(std::unique(inside.begin(), inside.end()) - inside.begin());
     if (moves.empty()) result.best = game_.no_move_value();
     return result;
   }
 
   Value child_value(const Ranked& ranked) const {
-    for (const Child& child : children_) {
-      if (child.tier != ranked.tier) continue;
-      const ValueCode code = child.reader->code(ranked.index);
+    const auto child = std::lower_bound(children_.begin(), children_.end(), ranked.tier,
+                                        [](const Child& c, Tier tier) { return c.tier < tier; });
+    if (child != children_.end() && child->tier == ranked.tier) {
+      const ValueCode code = child->reader->code(ranked.index);
       if (code == kHoleCode || code >= kCodeLimit) {
         fail("tier {} index {} holds no value (corrupt file?)", game_.tier_name(ranked.tier), ranked.index);
       }
@@ -247,12 +282,10 @@ class TierSolver {
          game_.tier_name(ranked.tier));
   }
 
-  void scan(Index index, int thread) {
-    const std::optional<Position> pos = game_.unrank(tier_, index);
-    if (!pos) return;  // a hole
-    std::optional<Value> value = game_.terminal(*pos);
+  void scan(Index index, const Position& pos, int thread) {
+    std::optional<Value> value = game_.terminal(pos);
     if (!value) {
-      const Outside outside = examine(*pos);
+      const Outside outside = examine(pos, thread);
       if (!outside.best || (!outside.best->is_win() && outside.count > 0)) {
         cells_[index] = Summary::encode(outside.best, outside.count);
         return;
@@ -280,9 +313,11 @@ class TierSolver {
 
   void propagate(Index index, bool lost, Depth level, int thread) {
     const Position pos = *game_.unrank(tier_, index);
-    UnmoveList<G> previous;
+    Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
+    UnmoveList<G>& previous = scratch.unmoves;
     game_.unmoves(pos, previous);
-    SmallVector<Index, G::kMaxUnmoves> indices;
+    SmallVector<Index, G::kMaxUnmoves>& indices = scratch.predecessors;
+    indices.clear();
     for (const Position& p : previous) {
       indices.push_back(game_.rank(p).index);
       // The predecessors' cells are scattered over the tier: start loading them all
@@ -331,8 +366,9 @@ class TierSolver {
       // The last unknown successor is a win for the opponent: the position is decided.
       Value value = Value::loss(static_cast<Depth>(level + 1));
       const ValueCode summary = Summary::summary(code);
-      const std::optional<Value> best =
-          summary == Summary::kRecompute ? examine(*game_.unrank(tier_, index)).best : Summary::best(summary);
+      const std::optional<Value> best = summary == Summary::kRecompute
+                                            ? examine(*game_.unrank(tier_, index), thread).best
+                                            : Summary::best(summary);
       if (best && best->better_than(value)) value = *best;
       if (cell.compare_exchange_strong(code, value.code(), std::memory_order_relaxed)) {
         decided(index, value, thread);
@@ -349,6 +385,7 @@ class TierSolver {
   std::atomic<Depth> max_depth_{0};
   // Per thread, per depth: the indices decided at that depth and not yet processed.
   std::vector<std::vector<std::vector<ListedIndex>>> decided_;
+  std::vector<Scratch> scratch_;  // per thread
 };
 
 }  // namespace gs::retro

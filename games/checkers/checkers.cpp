@@ -27,17 +27,35 @@ int parse_square(std::string_view text) {
   return number - 1;
 }
 
-// The k-combination of colex rank `rank` among squares 0..n-1, as indices.
+// C(x, k) by k, then x < 64 (k <= 12): a binary search for the largest x may look
+// past square 31 without a bounds test, since the C(x, k) there exceed every rank.
+struct ColexTable {
+  std::array<std::array<std::uint64_t, 64>, 13> c{};
+  constexpr ColexTable() {
+    for (std::size_t x = 0; x < 64; ++x) {
+      c[0][x] = 1;
+      for (std::size_t k = 1; k <= 12; ++k) c[k][x] = x == 0 ? 0 : c[k][x - 1] + c[k - 1][x - 1];
+    }
+  }
+};
+constexpr ColexTable kColex{};
+
+// The k-combination of colex rank `rank` among squares 0..n-1 (rank < C(n, k)), as
+// indices: its highest element is the largest x with C(x, k) <= rank, found by a
+// binary search over x in [k - 1, k + 30].
 std::uint32_t colex_unrank(Index rank, int n, int k) {
+  (void)n;
   std::uint32_t set = 0;
-  int x = n - 1;
-  for (; k >= 1; --k, --x) {
-    if (k == 1) return set | 1U << rank;  // C(x, 1) = x
-    while (binomial(x, k) > rank) --x;
-    rank -= binomial(x, k);
+  for (; k >= 2; --k) {
+    const auto& row = kColex.c[static_cast<std::size_t>(k)];
+    std::size_t x = static_cast<std::size_t>(k) - 1;
+    for (std::size_t step = 16; step != 0; step >>= 1) {
+      if (row[x + step] <= rank) x += step;
+    }
+    rank -= row[x];
     set |= 1U << x;
   }
-  return set;
+  return k == 1 ? set | 1U << rank : set;  // C(x, 1) = x
 }
 
 // The set `compact` (indices among the squares not in `taken`) as squares: a gap opened
@@ -377,7 +395,7 @@ Tier Checkers::parse_tier(std::string_view text) {
   return s.code();
 }
 
-const Index* Checkers::men_prefix(const Slice& s) {
+const Index* Checkers::men_prefix_table(const Slice& s) {
   const int nb = s.mover_men;
   const int nw = s.other_men;
   const int lb = s.mover_lead;

@@ -235,23 +235,27 @@ class Checkers {
     return std::nullopt;
   }
   [[nodiscard]] static Value no_move_value() { return Value::loss(0); }
-  // Whether `side` has a capture in pos (whoever is to move).
+  // Whether `side` has a capture in pos (whoever is to move): the pieces with an
+  // opponent's piece next to them and an empty square beyond, all squares at once. A
+  // jump goes 7 or 9 squares along the numbering; the square jumped over lies 3, 4 or 5
+  // away, depending on the row's parity (kEvenRows: columns 1, 3, 5, 7).
   [[nodiscard]] static bool can_capture(const Position& pos, int side) {
+    constexpr std::uint32_t kEvenRows = 0x0F0F0F0FU;
+    constexpr std::uint32_t kOddRows = 0xF0F0F0F0U;
+    constexpr std::uint32_t kNotLeft = 0xEEEEEEEEU;   // a jump to column - 2 stays on the board
+    constexpr std::uint32_t kNotRight = 0x77777777U;  // a jump to column + 2 stays on the board
     const std::uint32_t empty = ~pos.occupied();
     const std::uint32_t theirs = pos.pieces(side ^ 1);
-    for (std::uint32_t set = pos.pieces(side); set != 0; set &= set - 1) {
-      const int from = std::countr_zero(set);
-      const bool king = (pos.kings[side] >> from & 1U) != 0;
-      const std::size_t first = king || side == kBlack ? 0 : 2;
-      const std::size_t last = king || side == kWhite ? 4 : 2;
-      for (std::size_t d = first; d < last; ++d) {
-        const int over = kGeometry.step[from][d];
-        const int land = kGeometry.jump[from][d];
-        if (land >= 0 && (theirs >> over & 1U) != 0 && (empty >> land & 1U) != 0) return true;
-      }
-    }
-    return false;
+    const std::uint32_t down = side == kBlack ? pos.pieces(side) : pos.kings[side];  // towards row 7
+    const std::uint32_t up = side == kWhite ? pos.pieces(side) : pos.kings[side];
+    const std::uint32_t down_left = ((theirs >> 4 & kEvenRows) | (theirs >> 3 & kOddRows)) & empty >> 7;
+    const std::uint32_t down_right = ((theirs >> 5 & kEvenRows) | (theirs >> 4 & kOddRows)) & empty >> 9;
+    const std::uint32_t up_left = ((theirs << 4 & kEvenRows) | (theirs << 5 & kOddRows)) & empty << 9;
+    const std::uint32_t up_right = ((theirs << 3 & kEvenRows) | (theirs << 4 & kOddRows)) & empty << 7;
+    return ((down & ((down_left & kNotLeft) | (down_right & kNotRight))) |
+            (up & ((up_left & kNotLeft) | (up_right & kNotRight)))) != 0;
   }
+
   // A position whose side to move can capture: captures are compulsory and leave the
   // tier, so its value follows from the capture moves and databases need not store it
   // (core/game.h, derivable). Colour reversal keeps it.
@@ -304,6 +308,41 @@ class Checkers {
     return {tier, index};
   }
   [[nodiscard]] static std::optional<Position> unrank(Tier tier, Index index);
+  // unrank(tier, index) given previous == unrank(tier, index - 1), for a scan in index
+  // order: the innermost king set (the other side's kings, or the mover's where the
+  // other side has none) steps to its colex successor on the same free squares; where
+  // it is the last one, the index starts a new men or mover-king placement (or the
+  // reversed slice) and is unranked anew.
+  [[nodiscard]] static std::optional<Position> unrank_next(Tier tier, Index index, const Position& previous) {
+    const bool flipped = previous.side != kBlack;
+    Position p = flipped ? reversed(previous) : previous;
+    const int side = p.kings[kWhite] != 0 ? kWhite : kBlack;
+    const std::uint64_t kings = p.kings[side];
+    if (kings == 0) return unrank(tier, index);
+    const std::uint32_t taken = p.men[kBlack] | p.men[kWhite] | (side == kWhite ? p.kings[kBlack] : 0U);
+    // The kings as indices among the free squares: a gap closed at each taken square,
+    // highest first.
+    std::uint64_t compact = kings;
+    for (std::uint32_t rest = taken; rest != 0;) {
+      const int square = 31 - std::countl_zero(rest);
+      rest &= ~(1U << square);
+      const std::uint64_t below = (std::uint64_t{1} << square) - 1;
+      compact = (compact & below) | ((compact >> 1) & ~below);
+    }
+    // The next set of as many indices in colex order (Gosper's hack).
+    const std::uint64_t low = compact & (~compact + 1);
+    const std::uint64_t ripple = compact + low;
+    const std::uint64_t next = ripple | (((compact ^ ripple) >> 2) >> std::countr_zero(compact));
+    if ((next >> (kSquares - std::popcount(taken))) != 0) return unrank(tier, index);
+    // The indices back to squares: a gap opened at each taken square, lowest first.
+    auto set = static_cast<std::uint32_t>(next);
+    for (std::uint32_t rest = taken; rest != 0; rest &= rest - 1) {
+      const std::uint32_t below = (rest & (~rest + 1)) - 1;
+      set = (set & below) | ((set & ~below) << 1);
+    }
+    p.kings[side] = set;
+    return flipped ? reversed(p) : p;
+  }
 
   // The positions of pos's tier with a move into pos: the last mover's king steps and the
   // man steps that leave its leading rank, from positions where it had no capture.
@@ -469,7 +508,11 @@ class Checkers {
   // Black's: prefix[i] is the first men index of Black's placement i (with one entry more
   // for the total). nullptr where they do not overlap (every Black placement leaves the
   // same men_placements(White)). Built on first use, thread-safe.
-  static const Index* men_prefix(const Slice& s);
+  static const Index* men_prefix(const Slice& s) {
+    if (s.mover_men == 0 || s.other_men == 0 || s.mover_lead + s.other_lead < 9) return nullptr;
+    return men_prefix_table(s);
+  }
+  static const Index* men_prefix_table(const Slice& s);
   static Index men_pairs(const Slice& s) {
     if (const Index* prefix = men_prefix(s)) return prefix[men_placements(s.mover_men, s.mover_lead)];
     return men_placements(s.mover_men, s.mover_lead) * men_placements(s.other_men, s.other_lead);
