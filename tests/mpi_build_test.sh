@@ -26,26 +26,17 @@ die() {
   exit 1
 }
 
-# Every file of the reference is in $1, byte for byte, and nothing else, not a temporary.
+# Every tier file in $1 is the reference's file of that tier, byte for byte, there are $2
+# of them (by default as many as the reference has), and no temporary is left.
 same_as_reference() {
-  local count=0
-  for file in "$reference/$tiers"/*.gsdb; do
-    cmp "$file" "$1/$tiers/$(basename "$file")" || die "$(basename "$file") differs from the single-process build"
-    count=$((count + 1))
-  done
-  [ "$(find "$1/$tiers" -name '*.gsdb' | wc -l)" -eq "$count" ] || die "$1 holds other database files"
-  [ "$(find "$1/$tiers" -name '*.tmp-*' | wc -l)" -eq 0 ] || die "temporary files left in $1"
-  echo "$count files identical to the single-process build"
-}
-
-# Every file in $1 (a build of fewer pieces) is the reference's file of that tier.
-subset_of_reference() {
-  local count=0
-  for file in "$1/$tiers"/*.gsdb; do
+  local dir=$1 count=0
+  local expected=${2:-$(find "$reference/$tiers" -name '*.gsdb' | wc -l)}
+  for file in "$dir/$tiers"/*.gsdb; do
     cmp "$file" "$reference/$tiers/$(basename "$file")" || die "$(basename "$file") differs from the single-process build"
     count=$((count + 1))
   done
-  [ "$count" -eq "$2" ] || die "$count tier files in $1, $2 expected"
+  [ "$count" -eq "$expected" ] || die "$count tier files in $dir, $expected expected"
+  [ "$(find "$dir/$tiers" -name '*.tmp-*' | wc -l)" -eq 0 ] || die "temporary files left in $dir"
   echo "$count files identical to the single-process build's"
 }
 
@@ -142,8 +133,7 @@ case $mode in
     # The stopped worker's temporary (if it had begun writing) goes with the next run.
     "${mpirun[@]}" -np 3 "$bin" build jungle --pieces 3 --data "$dir" --mpi >"$dir.out2" 2>"$dir.log2"
     grep -q "34 finished in an earlier run" "$dir.out2" || die "the next run did not find all 34 tiers finished"
-    [ "$(find "$dir/$tiers" -name '*.tmp-*' | wc -l)" -eq 0 ] || die "temporary files left in $dir"
-    subset_of_reference "$dir" 34
+    same_as_reference "$dir" 34
     ;;
   *)
     die "unknown mode $mode"
