@@ -230,9 +230,6 @@ class BlockTier final : public TierReader {
   std::unique_ptr<std::atomic<const std::uint8_t*>[]> images_;
 };
 
-// Images of this many bytes at most are compressed whole to choose a codec; above it,
-// an evenly spread sample of blocks decides.
-constexpr std::uint64_t kChoiceSampleBytes = 1 << 20;
 // What a dictionary is trained on, at most (the trainer takes an evenly spread part).
 constexpr std::uint64_t kTrainingSampleBytes = 4 << 20;
 
@@ -351,6 +348,10 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
   std::vector<std::uint64_t> block_sizes;
   if (options.block_positions != 0) {
     block_sizes.push_back(options.block_positions);
+  } else if (options.block_bytes != 0) {
+    if (!std::has_single_bit(options.block_bytes) || options.block_bytes * 8 / bits == 0)
+      fail("block size {} bytes is not a power of two of at least one position", options.block_bytes);
+    block_sizes.push_back(options.block_bytes * 8 / bits);
   } else {
     for (const std::size_t bytes : kBlockBytesChoices) block_sizes.push_back(bytes * 8 / bits);
   }
@@ -378,7 +379,7 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
     });
     return out;
   };
-  const auto sample_ranges = spread_ranges(positions, bits, kChoiceSampleBytes);
+  const auto sample_ranges = spread_ranges(positions, bits, options.choice_sample_bytes);
   const auto training_ranges = spread_ranges(positions, bits, kTrainingSampleBytes);
   std::uint64_t sample_positions = 0;
   for (const auto& [first, last] : sample_ranges) sample_positions += last - first;

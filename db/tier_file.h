@@ -91,7 +91,8 @@ struct TierHeader {
 struct WriteOptions {
   Encoding encoding = Encoding::kDepth;
   std::optional<Codec> codec;         // nullopt: whichever gives the smallest file ("auto")
-  std::uint64_t block_positions = 0;  // a power of two; 0: chosen per file, kBlockBytesChoices
+  std::uint64_t block_positions = 0;  // a power of two; 0: block_bytes
+  std::size_t block_bytes = 0;        // bytes of image per block; 0: chosen per file, kBlockBytesChoices
   int zstd_level = 19;
   std::optional<bool> dictionary;  // zstd with a dictionary trained on the tier; nullopt: if smaller
   bool fill_holes = true;          // give holes the value before them (else they stay kHoleCode)
@@ -100,6 +101,9 @@ struct WriteOptions {
   // Called from several threads at once.
   std::function<bool(Tier, Index)> derivable;
   int threads = 0;  // 0: every core; the file is the same for any count
+  // Bytes of image (evenly spread) on which the codecs and block sizes are compared; the
+  // whole tier if it is smaller.
+  std::uint64_t choice_sample_bytes = std::uint64_t{1} << 20;
 };
 inline constexpr std::size_t kDefaultBlockBytes = 16384;
 // The block sizes (bytes of image) write_tier tries when it chooses: the one giving the

@@ -31,11 +31,16 @@ struct BuildOptions {
   // Tiers with at least this many indices are solved one at a time with every thread;
   // smaller ones side by side, a thread each.
   Index shared_tier_indices = Index{1} << 20;
-  // How tiers are written; threads: those of the solve. A lower zstd level than
-  // `gamesolver compress` uses keeps writing far below solving (docs/BENCHMARKS.md).
+  // How tiers are written; threads: those of the solve. Quickly, with nothing to choose:
+  // zstd at a low level without a dictionary, blocks of kDefaultBlockBytes. `gamesolver
+  // compress` tries every codec and block size for the smallest files and adds
+  // derivable don't-cares (docs/BENCHMARKS.md, "Writing during build").
   db::WriteOptions write = [] {
     db::WriteOptions options;
-    options.zstd_level = 9;
+    options.codec = db::Codec::kZstd;
+    options.dictionary = false;
+    options.block_bytes = db::kDefaultBlockBytes;
+    options.zstd_level = 3;
     return options;
   }();
 };
@@ -45,6 +50,7 @@ struct TierReport {
   std::string name;
   bool built = false;  // false: the file was already complete
   double seconds = 0;
+  double write_seconds = 0;  // of seconds: writing the file
   db::TierHeader header;
 };
 
@@ -142,7 +148,10 @@ TierReport build_tier(const G& game, db::Database& database, Tier tier, const Bu
     const std::vector<ValueCode> codes = solver.solve();
     db::WriteOptions write = options.write;
     write.threads = threads;
+    const auto write_start = std::chrono::steady_clock::now();
     report.header = db::write_tier(path, header, codes, write);
+    report.write_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - write_start).count();
   }
   report.built = true;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -89,6 +89,14 @@ concept UnranksInOrder = requires(const G& game, Tier tier, Index index, const t
   { game.unrank_next(tier, index, pos) } -> std::same_as<std::optional<typename G::Position>>;
 };
 
+// OPTIONAL: unmove_indices(tier, pos, out) fills out with the indices in `tier` (pos's
+// tier) of unmoves(pos), in any order; propagation then ranks no predecessor itself.
+template <class G>
+concept RanksUnmoves = requires(const G& game, Tier tier, const typename G::Position& pos,
+                                SmallVector<Index, G::kMaxUnmoves>& out) {
+  game.unmove_indices(tier, pos, out);
+};
+
 struct SolveOptions {
   int threads = default_threads();
   bool quiet = false;
@@ -314,16 +322,18 @@ class TierSolver {
   void propagate(Index index, bool lost, Depth level, int thread) {
     const Position pos = *game_.unrank(tier_, index);
     Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
-    UnmoveList<G>& previous = scratch.unmoves;
-    game_.unmoves(pos, previous);
     SmallVector<Index, G::kMaxUnmoves>& indices = scratch.predecessors;
-    indices.clear();
-    for (const Position& p : previous) {
-      indices.push_back(game_.rank(p).index);
-      // The predecessors' cells are scattered over the tier: start loading them all
-      // before updating any.
-      __builtin_prefetch(&cells_[indices[indices.size() - 1]], 1);
+    if constexpr (RanksUnmoves<G>) {
+      game_.unmove_indices(tier_, pos, indices);
+    } else {
+      UnmoveList<G>& previous = scratch.unmoves;
+      game_.unmoves(pos, previous);
+      indices.clear();
+      for (const Position& p : previous) indices.push_back(game_.rank(p).index);
     }
+    // The predecessors' cells are scattered over the tier: start loading them all
+    // before updating any.
+    for (const Index q : indices) __builtin_prefetch(&cells_[q], 1);
     // Predecessors of a position without symmetry have distinct indices (the converse of
     // the promise of keeps_tier and has_symmetry); otherwise each counts once.
     const Index* last = indices.end();

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <set>
@@ -295,6 +296,39 @@ TEST(CheckersBattery, KeepsTierAgreesWithRank) {
     }
   }
   GS_EXPECT_NO_FAILURES(failures);
+}
+
+// The solver takes predecessors' indices from unmove_indices instead of ranking each of
+// unmoves: the two must give the same indices (in any order) on every kind of tier (kings only, men on one or
+// both sides, overlapping men regions, either orientation).
+TEST(CheckersBattery, UnmoveIndicesAreTheRanksOfUnmoves) {
+  const auto positions = test::sample_positions(game, game.tiers(6), 2, kSeed + 4);
+  ASSERT_GT(positions.size(), 1000U);
+  std::uint64_t predecessors = 0;
+  Failures failures;
+  for (const Position& pos : positions) {
+    const Tier tier = Checkers::rank(pos).tier;
+    UnmoveList<Checkers> previous;
+    Checkers::unmoves(pos, previous);
+    SmallVector<Index, Checkers::kMaxUnmoves> want;
+    for (const Position& p : previous) {
+      const Ranked ranked = Checkers::rank(p);
+      if (ranked.tier != tier)
+        failures.add(Checkers::position_text(p) + " is not in the tier of its successor");
+      want.push_back(ranked.index);
+    }
+    SmallVector<Index, Checkers::kMaxUnmoves> got;
+    Checkers::unmove_indices(tier, pos, got);
+    predecessors += got.size();
+    std::sort(want.begin(), want.end());
+    std::sort(got.begin(), got.end());
+    if (!std::equal(want.begin(), want.end(), got.begin(), got.end()))
+      failures.add(fmt::format("{}: unmove_indices {} against ranks {}", Checkers::position_text(pos),
+                               std::vector<Index>(got.begin(), got.end()),
+                               std::vector<Index>(want.begin(), want.end())));
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_GT(predecessors, positions.size());
 }
 
 TEST(CheckersBattery, UnmovesNeedNoCaptureBefore) {

@@ -192,9 +192,11 @@ class Checkers {
   [[nodiscard]] static Position start();
   static void moves(const Position& pos, MoveList<Checkers>& out) {
     out.clear();
-    captures(pos, out);
-    if (!out.empty()) return;
     const int side = pos.side;
+    if (can_capture(pos, side)) {  // a bitboard test, far cheaper than looking for jumps
+      captures(pos, out);
+      return;
+    }
     const std::uint32_t empty = ~pos.occupied();
     for (std::uint32_t set = pos.pieces(side); set != 0; set &= set - 1) {
       const int from = std::countr_zero(set);
@@ -348,38 +350,30 @@ class Checkers {
   // man steps that leave its leading rank, from positions where it had no capture.
   static void unmoves(const Position& pos, UnmoveList<Checkers>& out) {
     out.clear();
-    const int mover = pos.side ^ 1;
-    const std::uint32_t empty = ~pos.occupied();
-    const std::uint32_t men = pos.men[mover];
-    // The leading rank's row, and whether more than one man stands on it.
-    const std::uint32_t lead_row = men == 0
-                                       ? 0
-                                       : (mover == kBlack ? 0xFU << (4 * row_of(31 - std::countl_zero(men)))
-                                                          : 0xFU << (4 * row_of(std::countr_zero(men))));
-    const bool lead_shared = std::popcount(men & lead_row) > 1;
-    for (std::uint32_t set = pos.pieces(mover); set != 0; set &= set - 1) {
-      const int to = std::countr_zero(set);
-      const std::uint32_t to_bit = 1U << to;
-      const bool king = (pos.kings[mover] & to_bit) != 0;
-      if (!king && (to_bit & lead_row) != 0 && !lead_shared) continue;  // the step raised the leading rank
-      // A man came from behind: Black's from above (directions 2, 3), White's from below.
-      const std::size_t first = king || mover == kWhite ? 0 : 2;
-      const std::size_t last = king || mover == kBlack ? 4 : 2;
-      for (std::size_t d = first; d < last; ++d) {
-        const int from = kGeometry.step[to][d];
-        if (from < 0 || (empty >> from & 1U) == 0) continue;
-        Position previous = pos;
-        const std::uint32_t from_bit = 1U << from;
-        if (king) {
-          previous.kings[mover] = (previous.kings[mover] & ~to_bit) | from_bit;
-        } else {
-          previous.men[mover] = (previous.men[mover] & ~to_bit) | from_bit;
-        }
-        previous.side = static_cast<std::uint8_t>(mover);
-        if (can_capture(previous, mover)) continue;  // the step was not legal: captures come first
-        out.push_back(previous);
-      }
-    }
+    for_each_unmove(pos, [&](const Position& previous, bool) { out.push_back(previous); });
+  }
+  // The indices in `tier` (pos's tier) of unmoves(pos) (in another order), without
+  // ranking each: the predecessors, seen from their side to move, share one slice, and
+  // those reached by a king's step share the men's index too.
+  static void unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) {
+    out.clear();
+    // The predecessors' mover as Black, so that they come out as rank() sees them.
+    Position seen = pos.side == kBlack ? reversed(pos) : pos;
+    seen.side = kBlack;
+    const Slice s = slice_of(seen);
+    const Index offset = s.code() != tier ? slice_size(Slice::of(tier)) : 0;
+    const int free = kSquares - s.mover_men - s.other_men;
+    const Index mover_kings = binomial(free, s.mover_kings);
+    const Index other_kings = binomial(free - s.mover_kings, s.other_kings);
+    const Index kings_men = men_index(seen, s);
+    seen.side = kWhite;  // whose move it is in pos, colours as in `seen`
+    for_each_unmove(seen, [&](const Position& p, bool king) {
+      const std::uint32_t men = p.men[kBlack] | p.men[kWhite];
+      Index index = king ? kings_men : men_index(p, s);
+      index = index * mover_kings + colex_among(p.kings[kBlack], men);
+      index = index * other_kings + colex_among(p.kings[kWhite], men | p.kings[kBlack]);
+      out.push_back(offset + index);
+    });
   }
 
   // A move keeps the tier unless it captures, crowns, or raises the leading rank.
@@ -467,6 +461,43 @@ class Checkers {
       move.path[--move.steps] = 0;
     }
     if (!continued && move.steps > 0) push(out, move);
+  }
+
+  // Calls f(previous, king) for each of unmoves(pos); king: a king stepped.
+  template <class F>
+  static void for_each_unmove(const Position& pos, F&& f) {
+    const int mover = pos.side ^ 1;
+    const std::uint32_t empty = ~pos.occupied();
+    const std::uint32_t men = pos.men[mover];
+    // The leading rank's row, and whether more than one man stands on it.
+    const std::uint32_t lead_row = men == 0
+                                       ? 0
+                                       : (mover == kBlack ? 0xFU << (4 * row_of(31 - std::countl_zero(men)))
+                                                          : 0xFU << (4 * row_of(std::countr_zero(men))));
+    const bool lead_shared = std::popcount(men & lead_row) > 1;
+    for (std::uint32_t set = pos.pieces(mover); set != 0; set &= set - 1) {
+      const int to = std::countr_zero(set);
+      const std::uint32_t to_bit = 1U << to;
+      const bool king = (pos.kings[mover] & to_bit) != 0;
+      if (!king && (to_bit & lead_row) != 0 && !lead_shared) continue;  // the step raised the leading rank
+      // A man came from behind: Black's from above (directions 2, 3), White's from below.
+      const std::size_t first = king || mover == kWhite ? 0 : 2;
+      const std::size_t last = king || mover == kBlack ? 4 : 2;
+      for (std::size_t d = first; d < last; ++d) {
+        const int from = kGeometry.step[to][d];
+        if (from < 0 || (empty >> from & 1U) == 0) continue;
+        Position previous = pos;
+        const std::uint32_t from_bit = 1U << from;
+        if (king) {
+          previous.kings[mover] = (previous.kings[mover] & ~to_bit) | from_bit;
+        } else {
+          previous.men[mover] = (previous.men[mover] & ~to_bit) | from_bit;
+        }
+        previous.side = static_cast<std::uint8_t>(mover);
+        if (can_capture(previous, mover)) continue;  // the step was not legal: captures come first
+        f(previous, king);
+      }
+    }
   }
 
   // The index of p (Black to move) in its slice s.
