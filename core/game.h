@@ -140,6 +140,16 @@ concept KnowsTierMoves = requires(const G& game, const typename G::Position& pos
   { game.has_symmetry(pos) } -> std::same_as<bool>;
 };
 
+// OPTIONAL (with KnowsTierMoves): moves_leaving_tier(pos, out) lists in out the moves
+// of pos that leave its tier and returns how many of its moves stay in it; for a position
+// without symmetry those lead to distinct positions, so the retrograde scan counts them
+// without making them.
+template <class G>
+concept CountsTierMoves = KnowsTierMoves<G> &&
+    requires(const G& game, const typename G::Position& pos, MoveList<G>& out) {
+  { game.moves_leaving_tier(pos, out) } -> std::convertible_to<std::size_t>;
+};
+
 template <class G>
 concept HasBaselineSize = requires(const G& game, Tier tier) {
   { game.baseline_size(tier) } -> std::convertible_to<std::uint64_t>;

@@ -244,14 +244,21 @@ class TierSolver {
     SmallVector<Index, G::kMaxMoves>& inside = scratch.inside;
     inside.clear();
     std::size_t unranked = 0;  // in-tier successors counted without ranking
-    game_.moves(pos, moves);
-    // Where the game can tell, moves that stay in the tier from a position without
-    // symmetry lead to distinct indices: they are counted without ranking.
     bool plain = false;
     if constexpr (KnowsTierMoves<G>) plain = !game_.has_symmetry(pos);
+    bool counted = false;  // moves holds only the moves leaving the tier
+    if constexpr (CountsTierMoves<G>) {
+      if (plain) {
+        unranked = game_.moves_leaving_tier(pos, moves);
+        counted = true;
+      }
+    }
+    if (!counted) game_.moves(pos, moves);
+    // Where the game can tell, moves that stay in the tier from a position without
+    // symmetry lead to distinct indices: they are counted without ranking.
     for (const auto& move : moves) {
       if constexpr (KnowsTierMoves<G>) {
-        if (plain && game_.keeps_tier(pos, move)) {
+        if (!counted && plain && game_.keeps_tier(pos, move)) {
           ++unranked;
           continue;
         }
@@ -272,7 +279,7 @@ class TierSolver {
     std::sort(inside.begin(), inside.end());
     result.count =
         unranked + static_cast<std::size_t>(std::unique(inside.begin(), inside.end()) - inside.begin());
-    if (moves.empty()) result.best = game_.no_move_value();
+    if (moves.empty() && unranked == 0) result.best = game_.no_move_value();
     return result;
   }
 

@@ -331,6 +331,41 @@ TEST(CheckersBattery, UnmoveIndicesAreTheRanksOfUnmoves) {
   EXPECT_GT(predecessors, positions.size());
 }
 
+// The retrograde scan counts the moves that stay in the tier with moves_leaving_tier
+// and makes only the others: the count and the list must split moves() by keeps_tier.
+TEST(CheckersBattery, MovesLeavingTierSplitTheMoves) {
+  const auto positions = test::sample_positions(game, game.tiers(6), 2, kSeed + 5);
+  std::uint64_t staying_total = 0;
+  std::uint64_t leaving_total = 0;
+  Failures failures;
+  for (const Position& pos : positions) {
+    MoveList<Checkers> moves;
+    Checkers::moves(pos, moves);
+    std::size_t staying = 0;
+    std::set<std::string> leaving;
+    for (const Move& move : moves) {
+      if (Checkers::keeps_tier(pos, move)) {
+        ++staying;
+      } else {
+        leaving.insert(Checkers::move_text(pos, move) + fmt::format("/{}", move.captured));
+      }
+    }
+    MoveList<Checkers> out;
+    const std::size_t counted = Checkers::moves_leaving_tier(pos, out);
+    std::set<std::string> listed;
+    for (const Move& move : out)
+      listed.insert(Checkers::move_text(pos, move) + fmt::format("/{}", move.captured));
+    if (counted != staying || listed != leaving || out.size() != leaving.size())
+      failures.add(fmt::format("{}: {} staying and {} leaving, moves_leaving_tier: {} and {}",
+                               Checkers::position_text(pos), staying, leaving.size(), counted, out.size()));
+    staying_total += staying;
+    leaving_total += leaving.size();
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_GT(staying_total, 1000U);
+  EXPECT_GT(leaving_total, 1000U);
+}
+
 TEST(CheckersBattery, UnmovesNeedNoCaptureBefore) {
   // White's king came to 14 from 9, 10, 17 or 18; but on 17 and on 18 it could have
   // jumped Black's man on 22, and a capture was compulsory: only 9 and 10 remain.

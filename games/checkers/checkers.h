@@ -68,6 +68,7 @@ inline constexpr int column_of(int square) {
 struct Geometry {
   std::array<std::array<std::int8_t, 4>, kSquares> step{};
   std::array<std::array<std::int8_t, 4>, kSquares> jump{};
+  std::array<std::uint32_t, kSquares> neighbours{};  // the squares a king may step to
   constexpr Geometry() {
     constexpr std::array<int, 4> kRowDelta = {1, 1, -1, -1};
     constexpr std::array<int, 4> kColumnDelta = {-1, 1, -1, 1};
@@ -82,6 +83,7 @@ struct Geometry {
         step[s][d] = static_cast<std::int8_t>(square_at(row + kRowDelta[d], column + kColumnDelta[d]));
         jump[s][d] =
             static_cast<std::int8_t>(square_at(row + 2 * kRowDelta[d], column + 2 * kColumnDelta[d]));
+        if (step[s][d] >= 0) neighbours[s] |= 1U << step[s][d];
       }
     }
   }
@@ -376,6 +378,41 @@ class Checkers {
     });
   }
 
+  // The moves of pos that leave its tier, in out, and the number of those that stay in it
+  // (each to another position): captures leave, and are compulsory; a king's step stays;
+  // a man's step leaves if it crowns or raises its side's leading rank. The retrograde
+  // scan needs no more, and counting kings' steps costs a popcount each.
+  static std::size_t moves_leaving_tier(const Position& pos, MoveList<Checkers>& out) {
+    out.clear();
+    const int side = pos.side;
+    if (can_capture(pos, side)) {
+      captures(pos, out);
+      return 0;
+    }
+    const std::uint32_t empty = ~pos.occupied();
+    std::size_t staying = 0;
+    for (std::uint32_t set = pos.kings[side]; set != 0; set &= set - 1)
+      staying += static_cast<std::size_t>(std::popcount(kGeometry.neighbours[std::countr_zero(set)] & empty));
+    const std::size_t first = side == kBlack ? 0 : 2;
+    for (std::uint32_t set = pos.men[side]; set != 0; set &= set - 1) {
+      const int from = std::countr_zero(set);
+      for (std::size_t d = first; d < first + 2; ++d) {
+        const int to = kGeometry.step[from][d];
+        if (to < 0 || (empty >> to & 1U) == 0) continue;
+        Move move;
+        move.from = static_cast<std::uint8_t>(from);
+        move.steps = 1;
+        move.path[0] = static_cast<std::uint8_t>(to);
+        if (keeps_tier(pos, move)) {
+          ++staying;
+        } else {
+          push(out, move);
+        }
+      }
+    }
+    return staying;
+  }
+
   // A move keeps the tier unless it captures, crowns, or raises the leading rank.
   [[nodiscard]] static bool keeps_tier(const Position& pos, const Move& move) {
     if (move.captured != 0) return false;
@@ -553,6 +590,7 @@ class Checkers {
 static_assert(Game<Checkers>);
 static_assert(HasSymmetries<Checkers>);
 static_assert(KnowsTierMoves<Checkers>);
+static_assert(CountsTierMoves<Checkers>);
 static_assert(HasEndPositionCount<Checkers>);
 static_assert(HasBoard<Checkers>);
 
