@@ -67,10 +67,33 @@ class MappedFile {
 void write_all(int fd, const std::uint8_t* data, std::size_t size, const std::string& file);
 
 // Creates path's directory, calls write(fd, temp name) on a temporary file beside path,
-// syncs it and renames it to path. On any error the temporary is removed and gs::Error
-// thrown; path is then untouched.
+// syncs it and renames it to path (then syncs the directory). On any error the temporary
+// is removed and gs::Error thrown; path is then untouched. Within a SyncBatch the file
+// is renamed without waiting for the disk.
 void write_atomically(const std::filesystem::path& path,
                       const std::function<void(int, const std::string&)>& write);
+
+// While a SyncBatch lives, write_atomically renames files without syncing them (a
+// process killed at any moment still leaves each file whole or absent: the rename comes
+// after the last write); finish() then syncs every file system written to (syncfs) and
+// the directories, waiting for the disk once instead of twice per file. A machine that
+// crashes before finish() may keep a damaged file under its final name: readers check
+// every block's checksum (an error, never a wrong value) and a resumed build checks
+// every block of a file before it keeps the file (tier_file_good). Batches may overlap
+// (two builds in one process): files are synced once every batch open when they were
+// written has finished.
+class SyncBatch {
+ public:
+  SyncBatch();
+  ~SyncBatch();  // without finish(): syncs, ignoring errors
+  SyncBatch(const SyncBatch&) = delete;
+  SyncBatch& operator=(const SyncBatch&) = delete;
+  // Syncs what the batch wrote; throws gs::Error naming a directory that fails.
+  void finish();
+
+ private:
+  bool finished_ = false;
+};
 
 // Throws gs::Error naming the file if the header is not of the expected tier.
 void check_expected(const TierHeader& header, const Expected& expected, const std::string& name);

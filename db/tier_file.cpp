@@ -12,6 +12,8 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <mutex>
+#include <set>
 #include <vector>
 
 #include "core/error.h"
@@ -20,6 +22,30 @@
 namespace gs::db {
 
 namespace {
+// The SyncBatches open in the process, and the directories written while any was.
+std::mutex batch_mutex;
+int open_batches = 0;
+std::set<std::filesystem::path> batch_directories;
+
+// Whether a SyncBatch is open; if so, notes the directory to sync at its end.
+bool batched(const std::filesystem::path& directory) {
+  const std::lock_guard lock(batch_mutex);
+  if (open_batches == 0) return false;
+  batch_directories.insert(directory);
+  return true;
+}
+
+// syncfs and fsync on a directory; false (errno set) on failure.
+bool sync_directory(const std::filesystem::path& directory, bool whole_file_system) {
+  const int fd = ::open(directory.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool good = (!whole_file_system || ::syncfs(fd) == 0) && ::fsync(fd) == 0;
+  const int saved = errno;
+  ::close(fd);
+  errno = saved;
+  return good;
+}
+
 // This machine's name, for the names of temporary files.
 std::string this_host() {
   std::array<char, 256> name{};
@@ -82,9 +108,10 @@ void write_atomically(const std::filesystem::path& path,
   const std::string temp = fmt::format("{}.tmp-{}@{}", path.string(), ::getpid(), this_host());
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail("{}: cannot create: {}", temp, std::strerror(errno));
+  const bool deferred = batched(path.parent_path());
   try {
     write(fd, temp);
-    if (::fsync(fd) != 0) fail("{}: fsync failed: {}", temp, std::strerror(errno));
+    if (!deferred && ::fsync(fd) != 0) fail("{}: fsync failed: {}", temp, std::strerror(errno));
   } catch (...) {
     ::close(fd);
     ::unlink(temp.c_str());
@@ -100,10 +127,33 @@ void write_atomically(const std::filesystem::path& path,
     ::unlink(temp.c_str());
     fail("{}: rename failed: {}", path.string(), std::strerror(saved));
   }
-  const int dir = ::open(path.parent_path().c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dir >= 0) {
-    ::fsync(dir);
-    ::close(dir);
+  if (!deferred) sync_directory(path.parent_path(), false);
+}
+
+SyncBatch::SyncBatch() {
+  const std::lock_guard lock(batch_mutex);
+  ++open_batches;
+}
+
+void SyncBatch::finish() {
+  std::set<std::filesystem::path> directories;
+  {
+    const std::lock_guard lock(batch_mutex);
+    if (finished_) return;
+    finished_ = true;
+    directories = batch_directories;  // a batch open beside this one syncs them again at its end
+    if (--open_batches == 0) batch_directories.clear();
+  }
+  for (const auto& directory : directories) {
+    if (!sync_directory(directory, true))
+      fail("{}: cannot sync the database files written: {}", directory.string(), std::strerror(errno));
+  }
+}
+
+SyncBatch::~SyncBatch() {
+  try {
+    finish();
+  } catch (const Error&) {  // the caller is already failing, or did not ask
   }
 }
 

@@ -21,6 +21,7 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "db/database.h"
+#include "db/file_io.h"
 #include "retro/tier_solver.h"
 
 namespace gs::retro {
@@ -32,7 +33,7 @@ struct BuildOptions {
   // smaller ones side by side, a thread each.
   Index shared_tier_indices = Index{1} << 20;
   // How tiers are written; threads: those of the solve. Quickly, with nothing to choose:
-  // zstd at a low level without a dictionary, blocks of kDefaultBlockBytes. `gamesolver
+  // zstd's fastest level without a dictionary, blocks of kDefaultBlockBytes. `gamesolver
   // compress` tries every codec and block size for the smallest files and adds
   // derivable don't-cares (docs/BENCHMARKS.md, "Writing during build").
   db::WriteOptions write = [] {
@@ -40,7 +41,7 @@ struct BuildOptions {
     options.codec = db::Codec::kZstd;
     options.dictionary = false;
     options.block_bytes = db::kDefaultBlockBytes;
-    options.zstd_level = 3;
+    options.zstd_level = 1;
     return options;
   }();
 };
@@ -173,6 +174,9 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
                               const std::function<void(const TierReport&)>& on_tier = {}) {
   const std::vector<Tier> order = tiers_in_order(game, limit);
   const int threads = std::max(options.solve.threads, 1);
+  // Files are renamed into place unsynced and synced together at the end: a sync per
+  // file would cost more than writing it (docs/BENCHMARKS.md, "Writing during build").
+  db::io::SyncBatch sync;
   std::map<Tier, std::size_t> position;
   std::map<Tier, int> waiting;  // children not yet built
   std::map<Tier, std::vector<Tier>> parents;
@@ -281,6 +285,7 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
   lock.unlock();
   for (std::thread& worker : workers) worker.join();
   if (error) std::rethrow_exception(error);
+  sync.finish();
   std::vector<TierReport> result;
   for (auto& report : reports) result.push_back(std::move(*report));
   return result;
