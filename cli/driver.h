@@ -43,11 +43,14 @@ struct CommonOptions {
   // count --materials: a row per material too (games that define materials).
   bool per_material = false;
 
-  // verify --checksums (no values re-derived); compress --encoding (wdl or depth) and
-  // --codec (auto, rle, zstd or none).
+  // verify --checksums (no values re-derived); compress --encoding (wdl or depth),
+  // --codec (auto, rle, zstd or none) and --dictionary (tier: a zstd dictionary per file
+  // where it pays; game: one shared by every tier, db/game_dictionary.h; none).
   bool checksums = false;
   std::string encoding = "depth";
   std::string codec = "auto";
+  std::string dictionary = "tier";
+  int zstd_level = 19;  // compress --level
 };
 
 // `gamesolver solve`: the search (search/solve.h) and its limits.

@@ -25,6 +25,7 @@
 #include "core/pdn.h"
 #include "core/progress.h"
 #include "db/database.h"
+#include "db/game_dictionary.h"
 #include "dist/mpi.h"
 #include "retro/build.h"
 #include "retro/verify.h"
@@ -319,8 +320,77 @@ class GameDriver final : public Driver {
     return 0;
   }
 
+  // The codes of a tier as its reader gives them, holes told by the game: a file that
+  // fills them holds a neighbour's value there.
+  std::vector<ValueCode> tier_codes(const db::TierReader& reader, Tier tier, int threads) const {
+    const bool holes_filled = reader.header().holes_filled;
+    std::vector<ValueCode> codes(reader.header().positions);
+    parallel_for(0, codes.size(), threads, 1 << 16, [&](Index begin, Index end, int) {
+      for (Index i = begin; i < end; ++i)
+        codes[i] = holes_filled && !game_.unrank(tier, i) ? kHoleCode : reader.code(i);
+    });
+    return codes;
+  }
+
+  // compress --dictionary game: one dictionary trained on images of every built tier up
+  // to `pieces`, as `write` would store them: kGameTrainingBytes in all, every tier
+  // with a piece of up to kDictionarySampleBytes, the rest in proportion to its size.
+  // Writes the dictionary file and returns its codec, or nullptr when there is too
+  // little to train on.
+  static constexpr std::uint64_t kGameTrainingBytes = std::uint64_t{4} << 20;
+  std::shared_ptr<const db::BlockCodec> game_dictionary(db::Database& database, const CommonOptions& options,
+                                                        int pieces, const db::WriteOptions& write) {
+    const unsigned bits = write.encoding == db::Encoding::kWinDrawLoss ? 2 : 8;
+    std::vector<std::pair<Tier, std::uint64_t>> images;  // built tiers and their image bytes
+    for (const Tier tier : retro::tiers_in_order(game_, pieces)) {
+      const db::TierReader* reader = database.find(game_, tier);
+      if (reader != nullptr) images.emplace_back(tier, db::image_bytes(reader->header().positions, bits));
+    }
+    if (images.empty()) return nullptr;
+    const std::uint64_t least =
+        std::min<std::uint64_t>(db::kDictionarySampleBytes, kGameTrainingBytes / images.size());
+    std::uint64_t reserved = 0;
+    std::uint64_t rest = 0;
+    for (const auto& [tier, bytes] : images) {
+      reserved += std::min(bytes, least);
+      rest += bytes - std::min(bytes, least);
+    }
+    const double share =
+        rest == 0 ? 0.0 : static_cast<double>(kGameTrainingBytes - reserved) / static_cast<double>(rest);
+    std::vector<std::vector<std::uint8_t>> samples;
+    std::uint64_t sampled = 0;
+    for (const auto& [tier, bytes] : images) {
+      const db::TierReader* reader = database.find(game_, tier);
+      const std::uint64_t budget =
+          std::min(bytes, least) +
+          static_cast<std::uint64_t>(static_cast<double>(bytes - std::min(bytes, least)) *
+                                     std::min(share, 1.0));
+      const auto codes = tier_codes(*reader, tier, write.threads);
+      for (auto& sample : db::dictionary_samples(reader->header(), codes, write, budget)) {
+        sampled += sample.size();
+        samples.push_back(std::move(sample));
+      }
+      database.forget(tier);
+    }
+    const std::vector<std::uint8_t> dictionary = db::train_game_dictionary(samples);
+    if (dictionary.empty()) {
+      if (!options.quiet) fmt::print("too little to train a game dictionary on: none written\n");
+      return nullptr;
+    }
+    const db::Location where = location(options);
+    const auto path = db::write_game_dictionary(
+        where.directory(), {where.game, where.variant, where.rules, write.encoding}, dictionary);
+    if (!options.quiet) {
+      fmt::print("game dictionary {} ({} bytes) trained on {} bytes of {} tiers\n", path.string(),
+                 dictionary.size(), sampled, images.size());
+    }
+    return db::shared_zstd_codec(dictionary, write.zstd_level);
+  }
+
   // Rewrites every tier in format v2 with the chosen encoding and codec, a tier at a time,
-  // each atomically: an interrupted run leaves every file whole, old or new.
+  // each atomically: an interrupted run leaves every file whole, old or new. With
+  // --dictionary game, the game dictionary's file is written first (under a name of its
+  // own: files still naming an older one stay readable).
   int compress(const CommonOptions& options, int pieces) override {
     db::Database database(location(options));
     db::WriteOptions write;
@@ -329,7 +399,11 @@ class GameDriver final : public Driver {
     if (options.codec == "zstd") write.codec = db::Codec::kZstd;
     if (options.codec == "none") write.codec = db::Codec::kNone;
     write.threads = threads(options);
+    write.zstd_level = options.zstd_level;
     write.derivable = db::derivable_positions(game_);
+    if (options.dictionary != "tier") write.dictionary = false;
+    if (options.dictionary == "game" && (options.codec == "auto" || options.codec == "zstd"))
+      write.game_dictionary = game_dictionary(database, options, pieces, write);
     std::uint64_t before = 0;
     std::uint64_t after = 0;
     std::uint64_t positions = 0;
@@ -346,13 +420,7 @@ class GameDriver final : public Driver {
       if (!header.depths() && write.encoding == db::Encoding::kDepth)
         fail("{} keeps wins, draws and losses only: its depths cannot be restored (rebuild it)",
              reader->path());
-      // Holes from the game: a file that fills them holds a neighbour's value there.
-      std::vector<ValueCode> codes(header.positions);
-      parallel_for(0, codes.size(), write.threads, 1 << 16, [&](Index begin, Index end, int) {
-        for (Index i = begin; i < end; ++i) {
-          codes[i] = header.holes_filled && !game_.unrank(tier, i) ? kHoleCode : reader->code(i);
-        }
-      });
+      const std::vector<ValueCode> codes = tier_codes(*reader, tier, write.threads);
       before += reader->file_bytes();
       database.forget(tier);
       const db::TierHeader written =
@@ -364,7 +432,7 @@ class GameDriver final : public Driver {
         fmt::print("{:<12} {:>12} positions  {:>10} bytes  {} {}{}  {:.1f} positions/byte\n",
                    header.tier_name, written.positions - written.holes, bytes,
                    db::encoding_name(written.encoding), db::codec_name(written.codec),
-                   written.table_bytes > 0 ? "+dictionary" : "",
+                   written.codec == db::Codec::kZstd && written.table_bytes > 0 ? "+dictionary" : "",
                    static_cast<double>(written.positions - written.holes) / static_cast<double>(bytes));
       }
     }

@@ -147,6 +147,15 @@ int main(int argc, char** argv) {
   compress->add_option("--codec", command.common.codec, "auto (the smallest file), rle, zstd or none")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "rle", "zstd", "none"}));
+  compress
+      ->add_option("--dictionary", command.common.dictionary,
+                   "zstd dictionaries: tier (one in a file where it pays), game (one shared by every tier, "
+                   "in a file beside them) or none")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"tier", "game", "none"}));
+  compress->add_option("--level", command.common.zstd_level, "zstd compression level")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 22));
   compress->add_option("--threads", command.common.threads, "threads (default: every core)")
       ->check(CLI::Range(1, 1024));
   compress->callback(

@@ -1,6 +1,7 @@
 #include "db/block_codec.h"
 
 #define ZSTD_STATIC_LINKING_ONLY  // ZSTD_c_format: frames without the 4-byte magic number
+#include <xxhash.h>
 #include <zdict.h>
 #include <zstd.h>
 
@@ -21,6 +22,7 @@ std::string codec_name(Codec codec) {
     case Codec::kNone: return "none";
     case Codec::kRunLength: return "rle";
     case Codec::kZstd: return "zstd";
+    case Codec::kZstdShared: return "zstd+game";
   }
   return "unknown";
 }
@@ -277,11 +279,23 @@ ZstdContexts& contexts() {
 
 class ZstdCodec final : public BlockCodec {
  public:
-  // level: the compression level, or 0 for a codec that only decompresses.
-  ZstdCodec(std::vector<std::uint8_t> dictionary, int level) : level_(level), table_(std::move(dictionary)) {
-    if (table_.empty()) return;
-    if (level_ != 0) compress_dictionary_ = ZSTD_createCDict(table_.data(), table_.size(), level_);
-    decompress_dictionary_ = ZSTD_createDDict(table_.data(), table_.size());
+  // level: the compression level, or 0 for a codec that only decompresses. A codec of
+  // a shared dictionary (kZstdShared) has the dictionary's identity as its table.
+  ZstdCodec(std::span<const std::uint8_t> dictionary, int level, Codec id = Codec::kZstd)
+      : id_(id), level_(level) {
+    if (id_ == Codec::kZstdShared) {
+      const DictionaryIdentity identity = dictionary_identity(dictionary);
+      table_.resize(kDictionaryIdentityBytes);
+      for (int i = 0; i < 8; ++i) {
+        table_[i] = static_cast<std::uint8_t>(identity.checksum >> (8 * i));
+        table_[8 + i] = static_cast<std::uint8_t>(identity.bytes >> (8 * i));
+      }
+    } else {
+      table_.assign(dictionary.begin(), dictionary.end());
+    }
+    if (dictionary.empty()) return;
+    if (level_ != 0) compress_dictionary_ = ZSTD_createCDict(dictionary.data(), dictionary.size(), level_);
+    decompress_dictionary_ = ZSTD_createDDict(dictionary.data(), dictionary.size());
     if ((level_ != 0 && compress_dictionary_ == nullptr) || decompress_dictionary_ == nullptr) {
       ZSTD_freeCDict(compress_dictionary_);
       ZSTD_freeDDict(decompress_dictionary_);
@@ -295,7 +309,7 @@ class ZstdCodec final : public BlockCodec {
   ZstdCodec(const ZstdCodec&) = delete;
   ZstdCodec& operator=(const ZstdCodec&) = delete;
 
-  [[nodiscard]] Codec id() const override { return Codec::kZstd; }
+  [[nodiscard]] Codec id() const override { return id_; }
   [[nodiscard]] const std::vector<std::uint8_t>& table() const override { return table_; }
 
   void compress(std::span<const std::uint8_t> image, std::vector<std::uint8_t>& out) const override {
@@ -332,17 +346,18 @@ class ZstdCodec final : public BlockCodec {
     if (ZSTD_isError(result)) fail("zstd: {}", ZSTD_getErrorName(result));
   }
 
+  Codec id_;
   int level_;
   std::vector<std::uint8_t> table_;
   ZSTD_CDict* compress_dictionary_ = nullptr;
   ZSTD_DDict* decompress_dictionary_ = nullptr;
 };
 
-// The largest dictionary worth its bytes, and how much of a file it is trained on.
-constexpr std::size_t kDictionaryBytes = 16 << 10;
+// How much of the samples a dictionary is trained on.
 constexpr std::size_t kTrainingBytes = 4 << 20;
 
-std::vector<std::uint8_t> train_dictionary(const std::vector<std::span<const std::uint8_t>>& samples) {
+std::vector<std::uint8_t> train_dictionary(const std::vector<std::span<const std::uint8_t>>& samples,
+                                           std::size_t max_bytes) {
   std::size_t total = 0;
   for (const auto& sample : samples) total += sample.size();
   // Evenly spaced samples up to the training budget.
@@ -353,7 +368,7 @@ std::vector<std::uint8_t> train_dictionary(const std::vector<std::span<const std
     buffer.insert(buffer.end(), samples[i].begin(), samples[i].end());
     sizes.push_back(samples[i].size());
   }
-  const std::size_t capacity = std::clamp<std::size_t>(buffer.size() / 32, 256, kDictionaryBytes);
+  const std::size_t capacity = std::clamp<std::size_t>(buffer.size() / 32, 256, max_bytes);
   if (sizes.size() < 8 || buffer.size() < 8 * capacity) return {};
   std::vector<std::uint8_t> dictionary(capacity);
   const std::size_t size = ZDICT_trainFromBuffer(dictionary.data(), dictionary.size(), buffer.data(),
@@ -365,12 +380,33 @@ std::vector<std::uint8_t> train_dictionary(const std::vector<std::span<const std
 
 }  // namespace
 
-std::vector<std::uint8_t> train_zstd_dictionary(const std::vector<std::span<const std::uint8_t>>& samples) {
-  return train_dictionary(samples);
+std::vector<std::uint8_t> train_zstd_dictionary(const std::vector<std::span<const std::uint8_t>>& samples,
+                                                std::size_t max_bytes) {
+  return train_dictionary(samples, max_bytes);
 }
 
-std::unique_ptr<BlockCodec> zstd_codec(std::vector<std::uint8_t> dictionary, int zstd_level) {
-  return std::make_unique<ZstdCodec>(std::move(dictionary), zstd_level);
+DictionaryIdentity dictionary_identity(std::span<const std::uint8_t> dictionary) {
+  return {XXH3_64bits(dictionary.data(), dictionary.size()), dictionary.size()};
+}
+
+DictionaryIdentity parse_dictionary_identity(std::span<const std::uint8_t> table) {
+  if (table.size() != kDictionaryIdentityBytes)
+    fail("malformed shared-dictionary table ({} bytes, expected {})", table.size(), kDictionaryIdentityBytes);
+  DictionaryIdentity identity;
+  for (int i = 0; i < 8; ++i) {
+    identity.checksum |= static_cast<std::uint64_t>(table[i]) << (8 * i);
+    identity.bytes |= static_cast<std::uint64_t>(table[8 + i]) << (8 * i);
+  }
+  return identity;
+}
+
+std::unique_ptr<BlockCodec> shared_zstd_codec(std::span<const std::uint8_t> dictionary, int zstd_level) {
+  if (dictionary.empty()) fail("internal error: a shared zstd dictionary is empty");
+  return std::make_unique<ZstdCodec>(dictionary, zstd_level, Codec::kZstdShared);
+}
+
+std::unique_ptr<BlockCodec> zstd_codec(std::span<const std::uint8_t> dictionary, int zstd_level) {
+  return std::make_unique<ZstdCodec>(dictionary, zstd_level);
 }
 
 std::unique_ptr<BlockCodec> make_codec(Codec codec, unsigned bits, std::span<const std::uint8_t> table) {
@@ -390,8 +426,9 @@ std::unique_ptr<BlockCodec> make_codec(Codec codec, unsigned bits, std::span<con
         fail("malformed run-length table");
       return result;
     }
-    case Codec::kZstd:
-      return std::make_unique<ZstdCodec>(std::vector<std::uint8_t>(table.begin(), table.end()), 0);
+    case Codec::kZstd: return std::make_unique<ZstdCodec>(table, 0);
+    case Codec::kZstdShared:
+      fail("internal error: the shared-dictionary codec is made from its dictionary file");
   }
   fail("unknown codec {}", static_cast<int>(codec));
 }
@@ -402,8 +439,11 @@ std::unique_ptr<BlockCodec> fit_codec(Codec codec, unsigned bits,
   switch (codec) {
     case Codec::kNone: return std::make_unique<StoredCodec>();
     case Codec::kZstd:
-      return std::make_unique<ZstdCodec>(dictionary ? train_dictionary(samples) : std::vector<std::uint8_t>{},
-                                         zstd_level);
+      return std::make_unique<ZstdCodec>(
+          dictionary ? train_dictionary(samples, kTierDictionaryBytes) : std::vector<std::uint8_t>{},
+          zstd_level);
+    case Codec::kZstdShared:
+      fail("internal error: the shared-dictionary codec is made from its dictionary file");
     case Codec::kRunLength: break;
   }
   // The alphabet: the most frequent symbols, as many as give the smallest samples.

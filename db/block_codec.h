@@ -14,7 +14,10 @@
 //
 // A codec turns an image into bytes and back. Each block is compressed on its own, so a
 // probe decompresses one block. A codec may keep a table per file (the run-length
-// alphabet, a zstd dictionary), stored in the file beside the block index.
+// alphabet, a zstd dictionary), stored in the file beside the block index. The shared-
+// dictionary codec (kZstdShared) keeps only the identity of a dictionary shared by all
+// tiers of a game, variant, rules and encoding, which lives in a file of its own beside
+// the tier files (db/game_dictionary.h).
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -26,10 +29,10 @@
 namespace gs::db {
 
 enum class Encoding : std::uint8_t { kWinDrawLoss = 1, kDepth = 2 };
-enum class Codec : std::uint8_t { kNone = 0, kRunLength = 1, kZstd = 2 };
+enum class Codec : std::uint8_t { kNone = 0, kRunLength = 1, kZstd = 2, kZstdShared = 3 };
 
 std::string encoding_name(Encoding encoding);  // "wdl", "depth"
-std::string codec_name(Codec codec);           // "none", "rle", "zstd"
+std::string codec_name(Codec codec);           // "none", "rle", "zstd", "zstd+game"
 
 // The win/draw/loss symbol of a value code.
 constexpr ValueCode win_draw_loss(ValueCode code) {
@@ -69,7 +72,8 @@ class BlockCodec {
 };
 
 // The codec of a file being read, from its table; throws gs::Error (without a file
-// name: the caller adds it) if the table is malformed.
+// name: the caller adds it) if the table is malformed. Not for kZstdShared, whose
+// dictionary is in another file (db/game_dictionary.h: open_game_dictionary).
 std::unique_ptr<BlockCodec> make_codec(Codec codec, unsigned bits, std::span<const std::uint8_t> table);
 
 // The codec to write a file with, fitted to sample images of the file's blocks (the run-
@@ -79,12 +83,30 @@ std::unique_ptr<BlockCodec> fit_codec(Codec codec, unsigned bits,
                                       const std::vector<std::span<const std::uint8_t>>& samples,
                                       bool dictionary, int zstd_level);
 
-// A dictionary trained on sample images (ZDICT_trainFromBuffer, up to 16 KiB, from up to
-// 4 MiB of the samples), empty where they are too few or too uniform to train on; and a
-// zstd codec for writing with it (an empty dictionary: none). fit_codec(kZstd, ...,
+// A dictionary trained on sample images (ZDICT_trainFromBuffer, up to `max_bytes`, from
+// up to 4 MiB of the samples), empty where they are too few or too uniform to train on;
+// and a zstd codec for writing with it (an empty dictionary: none). fit_codec(kZstd, ...,
 // dictionary = true) is the two together; write_tier trains once per tier and tries the
 // dictionary with every block size.
-std::vector<std::uint8_t> train_zstd_dictionary(const std::vector<std::span<const std::uint8_t>>& samples);
-std::unique_ptr<BlockCodec> zstd_codec(std::vector<std::uint8_t> dictionary, int zstd_level);
+inline constexpr std::size_t kTierDictionaryBytes = 16 << 10;
+std::vector<std::uint8_t> train_zstd_dictionary(const std::vector<std::span<const std::uint8_t>>& samples,
+                                                std::size_t max_bytes = kTierDictionaryBytes);
+std::unique_ptr<BlockCodec> zstd_codec(std::span<const std::uint8_t> dictionary, int zstd_level);
+
+// A game's shared dictionary: what a kZstdShared file's table holds instead of the
+// dictionary, 16 bytes: XXH3-64 of the dictionary, then its size (little-endian).
+struct DictionaryIdentity {
+  std::uint64_t checksum = 0;
+  std::uint64_t bytes = 0;
+  bool operator==(const DictionaryIdentity&) const = default;
+};
+inline constexpr std::size_t kDictionaryIdentityBytes = 16;
+DictionaryIdentity dictionary_identity(std::span<const std::uint8_t> dictionary);
+// Throws gs::Error (without a file name) if the table is not an identity.
+DictionaryIdentity parse_dictionary_identity(std::span<const std::uint8_t> table);
+// The kZstdShared codec of a shared dictionary (not empty): its table is the identity.
+// zstd_level 0 makes a codec that only decompresses. Throws gs::Error (without a file
+// name) if zstd cannot load the dictionary.
+std::unique_ptr<BlockCodec> shared_zstd_codec(std::span<const std::uint8_t> dictionary, int zstd_level);
 
 }  // namespace gs::db

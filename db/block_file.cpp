@@ -15,6 +15,7 @@
 #include "core/parallel.h"
 #include "db/block_codec.h"
 #include "db/file_io.h"
+#include "db/game_dictionary.h"
 #include "db/tier_file.h"
 
 namespace gs::db {
@@ -73,7 +74,7 @@ TierHeader decode_v2(const std::uint8_t* bytes, const std::string& file) {
       bytes[204] != static_cast<std::uint8_t>(Encoding::kDepth))
     fail("{}: value encoding {} is not supported", file, bytes[204]);
   h.encoding = static_cast<Encoding>(bytes[204]);
-  if (bytes[206] > static_cast<std::uint8_t>(Codec::kZstd))
+  if (bytes[206] > static_cast<std::uint8_t>(Codec::kZstdShared))
     fail("{}: codec {} is not supported", file, bytes[206]);
   h.codec = static_cast<Codec>(bytes[206]);
   const bool bits_good =
@@ -120,11 +121,15 @@ class BlockTier final : public TierReader {
     if (offset(h.blocks) != size)
       fail("{}: truncated or extended database file ({} bytes, the block index says {})", name_, size,
            offset(h.blocks));
-    try {
-      codec_ =
-          make_codec(h.codec, h.image_bits, {bytes + kHeaderSize + index_bytes(h.blocks), h.table_bytes});
-    } catch (const Error& e) {
-      fail("{}: {}", name_, e.what());
+    const std::span<const std::uint8_t> table(bytes + kHeaderSize + index_bytes(h.blocks), h.table_bytes);
+    if (h.codec == Codec::kZstdShared) {
+      codec_ = open_game_dictionary(name_, h, table);  // its errors name both files
+    } else {
+      try {
+        codec_ = make_codec(h.codec, h.image_bits, table);
+      } catch (const Error& e) {
+        fail("{}: {}", name_, e.what());
+      }
     }
     images_ = std::make_unique<std::atomic<const std::uint8_t*>[]>(h.blocks);
     for (std::uint64_t b = 0; b < h.blocks; ++b) images_[b].store(nullptr, std::memory_order_relaxed);
@@ -225,8 +230,8 @@ class BlockTier final : public TierReader {
   std::uint64_t data_start_ = 0;
   const std::uint8_t* offsets_ = nullptr;
   const std::uint8_t* checksums_ = nullptr;
-  std::unique_ptr<BlockCodec> codec_;
-  Resolver resolver_;  // set only for files with derivable don't-cares
+  std::shared_ptr<const BlockCodec> codec_;  // shared: a game dictionary's codec serves many files
+  Resolver resolver_;                        // set only for files with derivable don't-cares
   std::unique_ptr<std::atomic<const std::uint8_t*>[]> images_;
 };
 
@@ -273,40 +278,32 @@ std::vector<std::vector<std::uint8_t>> images_of(
   return out;
 }
 
-}  // namespace
-
-TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes,
-                      const WriteOptions& options) {
-  io::count_values(header, codes);
-  header.version = kFormatVersion;
-  header.encoding = options.encoding;
-  header.value_bytes = 0;
-  const bool depth = options.encoding == Encoding::kDepth;
-  // From every value, don't-cares included: a reader resolving them writes their values
-  // into images of this width.
+// Bits per position of a tier's images: from every value, don't-cares included (a reader
+// resolving them writes their values into images of this width).
+std::uint8_t image_bits_of(std::span<const ValueCode> codes, Encoding encoding) {
+  if (encoding == Encoding::kWinDrawLoss) return 2;
   const ValueCode largest = codes.empty() ? 0 : *std::max_element(codes.begin(), codes.end());
-  header.image_bits = !depth ? 2 : largest < 256 ? 8 : 16;
-  const unsigned bits = header.image_bits;
-  if (options.block_positions != 0 &&
-      (!std::has_single_bit(options.block_positions) || options.block_positions > kMaxBlockPositions))
-    fail("block size {} is not a power of two up to {}", options.block_positions, kMaxBlockPositions);
-  header.holes_filled = options.fill_holes;
-  const int threads = options.threads > 0 ? options.threads : default_threads();
-  const std::uint64_t positions = codes.size();
+  return largest < 256 ? 8 : 16;
+}
 
-  // The symbols as stored. Don't-cares (holes, and the positions the game derives from
-  // their moves) take the value before them in index order (the first value for those
-  // at the start), which only lengthens runs: no probe by position reads a hole, and a
-  // derivable position is answered from its moves.
+// The symbols as stored, and how many derivable don't-cares the tier has. Don't-cares
+// (holes, and the positions the game derives from their moves) take the value before
+// them in index order (the first value for those at the start), which only lengthens
+// runs: no probe by position reads a hole, and a derivable position is answered from
+// its moves.
+std::vector<ValueCode> stored_symbols(Tier tier, std::span<const ValueCode> codes,
+                                      const WriteOptions& options, int threads,
+                                      std::uint64_t& derivable_count) {
+  const std::uint64_t positions = codes.size();
   std::vector<std::uint8_t> derivable;
-  std::uint64_t derivable_count = 0;
+  derivable_count = 0;
   if (options.derivable) {
     derivable.assign(positions, 0);
     std::atomic<std::uint64_t> count{0};
     parallel_for(0, positions, threads, 1 << 14, [&](std::uint64_t begin, std::uint64_t end, int) {
       std::uint64_t found = 0;
       for (std::uint64_t i = begin; i < end; ++i) {
-        if (codes[i] != kHoleCode && options.derivable(header.tier, i)) {
+        if (codes[i] != kHoleCode && options.derivable(tier, i)) {
           derivable[i] = 1;
           ++found;
         }
@@ -315,32 +312,71 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
     });
     derivable_count = count.load();
   }
-  header.derivable_filled = derivable_count > 0;
-  if (header.derivable_filled) header.version = kFormatVersion3;
   std::vector<ValueCode> symbols(codes.begin(), codes.end());
-  if (!depth) {
+  if (options.encoding == Encoding::kWinDrawLoss) {
     for (ValueCode& symbol : symbols) symbol = win_draw_loss(symbol);
   }
-  {
-    auto dont_care = [&](std::uint64_t i) {
-      return (options.fill_holes && codes[i] == kHoleCode) || (derivable_count > 0 && derivable[i] != 0);
-    };
-    ValueCode previous = kHoleCode;
-    for (std::uint64_t i = 0; i < positions; ++i) {
-      if (!dont_care(i)) {
-        previous = symbols[i];
-        break;
-      }
-    }
-    for (std::uint64_t i = 0; i < positions; ++i) {
-      if (dont_care(i)) {
-        symbols[i] = previous;
-      } else {
-        previous = symbols[i];
-      }
+  auto dont_care = [&](std::uint64_t i) {
+    return (options.fill_holes && codes[i] == kHoleCode) || (derivable_count > 0 && derivable[i] != 0);
+  };
+  ValueCode previous = kHoleCode;
+  for (std::uint64_t i = 0; i < positions; ++i) {
+    if (!dont_care(i)) {
+      previous = symbols[i];
+      break;
     }
   }
-  std::vector<std::uint8_t>().swap(derivable);
+  for (std::uint64_t i = 0; i < positions; ++i) {
+    if (dont_care(i)) {
+      symbols[i] = previous;
+    } else {
+      previous = symbols[i];
+    }
+  }
+  return symbols;
+}
+
+}  // namespace
+
+std::vector<std::vector<std::uint8_t>> dictionary_samples(const TierHeader& header,
+                                                          std::span<const ValueCode> codes,
+                                                          const WriteOptions& options,
+                                                          std::uint64_t budget_bytes) {
+  const unsigned bits = image_bits_of(codes, options.encoding);
+  std::uint64_t derivable_count = 0;
+  const int threads = options.threads > 0 ? options.threads : default_threads();
+  const auto symbols = stored_symbols(header.tier, codes, options, threads, derivable_count);
+  // Pieces of up to kDictionarySampleBytes of image, evenly spaced, at most budget_bytes
+  // in all (fewer pieces than asked for, never more).
+  const std::uint64_t piece_bytes = std::clamp<std::uint64_t>(budget_bytes, 1, kDictionarySampleBytes);
+  const std::uint64_t piece = std::max<std::uint64_t>(1, piece_bytes * 8 / bits);
+  const std::uint64_t pieces = (symbols.size() + piece - 1) / piece;
+  const std::uint64_t wanted = std::max<std::uint64_t>(1, budget_bytes / piece_bytes);
+  const std::uint64_t step = std::max<std::uint64_t>(1, (pieces + wanted - 1) / wanted);
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> ranges;
+  for (std::uint64_t p = 0; p < pieces; p += step)
+    ranges.emplace_back(p * piece, std::min<std::uint64_t>(symbols.size(), (p + 1) * piece));
+  return images_of(symbols, bits, piece, ranges);
+}
+
+TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes,
+                      const WriteOptions& options) {
+  io::count_values(header, codes);
+  header.version = kFormatVersion;
+  header.encoding = options.encoding;
+  header.value_bytes = 0;
+  header.image_bits = image_bits_of(codes, options.encoding);
+  const unsigned bits = header.image_bits;
+  if (options.block_positions != 0 &&
+      (!std::has_single_bit(options.block_positions) || options.block_positions > kMaxBlockPositions))
+    fail("block size {} is not a power of two up to {}", options.block_positions, kMaxBlockPositions);
+  header.holes_filled = options.fill_holes;
+  const int threads = options.threads > 0 ? options.threads : default_threads();
+  const std::uint64_t positions = codes.size();
+  std::uint64_t derivable_count = 0;
+  std::vector<ValueCode> symbols = stored_symbols(header.tier, codes, options, threads, derivable_count);
+  header.derivable_filled = derivable_count > 0;
+  if (header.derivable_filled) header.version = kFormatVersion3;
 
   // Candidate block sizes and codecs, each fitted to and measured on the same spread
   // ranges of the tier; the smallest file (blocks scaled to the tier, index and table)
@@ -372,6 +408,9 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
       return c.codec == Codec::kZstd && c.dictionary != *options.dictionary;
     });
   }
+  // The game's shared dictionary, beside zstd's other forms.
+  if (options.game_dictionary && (!options.codec || *options.codec == Codec::kZstd))
+    candidates.push_back({Codec::kZstdShared, true});
   auto compress_blocks = [&](const BlockCodec& codec, const std::vector<std::vector<std::uint8_t>>& which) {
     std::vector<std::vector<std::uint8_t>> out(which.size());
     parallel_for(0, which.size(), threads, 1, [&](std::uint64_t begin, std::uint64_t end, int) {
@@ -386,7 +425,7 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
   // One dictionary per tier, trained on blocks of the largest size and tried with every
   // size (training costs more than compressing the sample).
   std::optional<std::vector<std::uint8_t>> dictionary;
-  std::unique_ptr<BlockCodec> chosen;
+  std::shared_ptr<const BlockCodec> chosen;
   std::uint64_t chosen_block_positions = block_sizes.front();
   std::uint64_t chosen_bytes = std::numeric_limits<std::uint64_t>::max();
   for (const std::uint64_t block_positions : block_sizes) {
@@ -394,15 +433,19 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
     const std::vector<std::span<const std::uint8_t>> sample_spans(sample.begin(), sample.end());
     const std::uint64_t blocks = (positions + block_positions - 1) / block_positions;
     for (const Candidate& candidate : candidates) {
-      if (candidate.dictionary && !dictionary) {
-        const auto training = images_of(symbols, bits, block_sizes.back(), training_ranges);
-        dictionary = train_zstd_dictionary({training.begin(), training.end()});
+      std::shared_ptr<const BlockCodec> codec;
+      if (candidate.codec == Codec::kZstdShared) {
+        codec = options.game_dictionary;
+      } else if (candidate.dictionary) {
+        if (!dictionary) {
+          const auto training = images_of(symbols, bits, block_sizes.back(), training_ranges);
+          dictionary = train_zstd_dictionary({training.begin(), training.end()});
+        }
+        codec = zstd_codec(*dictionary, options.zstd_level);
+        if (codec->table().empty() && candidates.size() > 1) continue;  // too little to train on
+      } else {
+        codec = fit_codec(candidate.codec, bits, sample_spans, false, options.zstd_level);
       }
-      auto codec = candidate.dictionary
-                       ? zstd_codec(*dictionary, options.zstd_level)
-                       : fit_codec(candidate.codec, bits, sample_spans, false, options.zstd_level);
-      if (candidate.dictionary && codec->table().empty() && candidates.size() > 1)
-        continue;  // too little to train on
       std::uint64_t sample_bytes = 0;
       for (const auto& block : compress_blocks(*codec, sample)) sample_bytes += block.size();
       const std::uint64_t bytes =

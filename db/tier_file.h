@@ -3,7 +3,10 @@
 //
 // Format v2 (docs/FORMAT.md, written by build and compress): a header, a block index
 // with an XXH3 checksum per block, a per-file codec table and independently compressed
-// blocks of values, so that a probe decompresses one block. Values are either full
+// blocks of values, so that a probe decompresses one block. The table is the codec's
+// (run-length alphabet, zstd dictionary), or with Codec::kZstdShared only the identity
+// of a dictionary shared by the game's tiers, in a file beside them
+// (db/game_dictionary.h), which open_tier reads and checks. Values are either full
 // codes with depth or win/draw/loss only (db/block_codec.h). Holes may hold any value
 // (the value before them, which compresses best): a reader tells a hole only by asking
 // the game (unrank), never from the file. Format v3 is v2 with derivable don't-cares
@@ -42,6 +45,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "core/value.h"
 #include "db/block_codec.h"
@@ -80,7 +84,7 @@ struct TierHeader {
   bool derivable_filled = false;  // v3: the game's derivable positions hold a neighbour's value
   std::uint64_t block_positions = 0;
   std::uint64_t blocks = 0;
-  std::uint64_t table_bytes = 0;  // the codec's table (run-length alphabet, zstd dictionary)
+  std::uint64_t table_bytes = 0;  // the codec's table (run-length alphabet, zstd dictionary or its identity)
   std::uint64_t index_checksum = 0;
 
   // Whether the values keep their depths (a v1 file, or v2 with depth encoding).
@@ -95,7 +99,11 @@ struct WriteOptions {
   std::size_t block_bytes = 0;        // bytes of image per block; 0: chosen per file, kBlockBytesChoices
   int zstd_level = 19;
   std::optional<bool> dictionary;  // zstd with a dictionary trained on the tier; nullopt: if smaller
-  bool fill_holes = true;          // give holes the value before them (else they stay kHoleCode)
+  // A game dictionary's codec (shared_zstd_codec, of this encoding, at zstd_level; its
+  // file written beside the tier's, db/game_dictionary.h): tried beside zstd's other
+  // forms, the file then names it (Codec::kZstdShared). Null: not tried.
+  std::shared_ptr<const BlockCodec> game_dictionary;
+  bool fill_holes = true;  // give holes the value before them (else they stay kHoleCode)
   // The game's derivable positions (core/game.h) by tier and index, given the value
   // before them like holes (the file is then format v3); empty: every value is stored.
   // Called from several threads at once.
@@ -173,6 +181,15 @@ std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const E
 // and leaves no file.
 TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes,
                       const WriteOptions& options = {});
+
+// What a game dictionary is trained on from one tier (db/game_dictionary.h): images of
+// pieces of up to kDictionarySampleBytes, evenly spaced, budget_bytes in all at most (one
+// piece at least), of the values as write_tier with these options would store them.
+inline constexpr std::uint64_t kDictionarySampleBytes = 4096;
+std::vector<std::vector<std::uint8_t>> dictionary_samples(const TierHeader& header,
+                                                          std::span<const ValueCode> codes,
+                                                          const WriteOptions& options,
+                                                          std::uint64_t budget_bytes);
 
 // Writes a tier file in format v1 (for tests of old files and of their conversion).
 TierHeader write_tier_v1(const std::filesystem::path& path, TierHeader header,
