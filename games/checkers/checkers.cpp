@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cctype>
 #include <charconv>
@@ -434,51 +435,85 @@ const Index* Checkers::men_prefix_table(const Slice& s) {
   return owned.back().get();
 }
 
+namespace {
+
+// What unranking needs of one orientation of a tier, computed once per tier and thread:
+// a scan or a level of the retrograde solver unranks millions of indices of one tier.
+struct SliceShape {
+  Slice slice;
+  int free = 0;                   // squares the men leave
+  Index other_kings_count = 0;    // placements of the other side's kings
+  Index mover_kings_count = 0;    // of the mover's
+  const Index* prefix = nullptr;  // Checkers::men_prefix, or nullptr
+  Index black_placements = 0;     // of the mover's men
+  Index per_black = 0;            // the other side's men placements (without prefix)
+  Index black_first = 0;          // colex rank of the mover's first placement
+};
+struct TierShape {
+  Tier tier = ~Tier{0};
+  Index first = 0;  // indices of the first orientation
+  std::array<SliceShape, 2> orientations;
+};
+
+}  // namespace
+
 std::optional<Position> Checkers::unrank(Tier tier, Index index) {
-  Slice s = Slice::of(tier);
+  thread_local TierShape shape;
+  if (shape.tier != tier) {
+    const Slice first = Slice::of(tier);
+    shape.first = slice_size(first);
+    for (std::size_t o = 0; o < 2; ++o) {
+      const Slice s = o == 0 ? first : first.reversed();
+      SliceShape& shaped = shape.orientations[o];
+      shaped.slice = s;
+      shaped.free = kSquares - s.mover_men - s.other_men;
+      shaped.other_kings_count = binomial(shaped.free - s.mover_kings, s.other_kings);
+      shaped.mover_kings_count = binomial(shaped.free, s.mover_kings);
+      shaped.prefix = men_prefix(s);
+      shaped.black_placements = men_placements(s.mover_men, s.mover_lead);
+      shaped.per_black = s.other_men > 0 ? men_placements(s.other_men, s.other_lead) : 1;
+      shaped.black_first = s.mover_men > 0 ? binomial(4 * (s.mover_lead - 1), s.mover_men) : 0;
+    }
+    shape.tier = tier;
+  }
   bool flipped = false;
-  if (const Index first = slice_size(s); index >= first) {
-    index -= first;
-    s = s.reversed();
+  if (index >= shape.first) {
+    index -= shape.first;
     flipped = true;
   }
-  const int men = s.mover_men + s.other_men;
-  const int free = kSquares - men;
-  const Index other_kings_count = binomial(free - s.mover_kings, s.other_kings);
-  const Index mover_kings_count = binomial(free, s.mover_kings);
+  const SliceShape& shaped = shape.orientations[flipped ? 1 : 0];
+  const Slice& s = shaped.slice;
   // 32-bit division where the index allows: several times faster than 64-bit.
   Index other_kings = 0;
   Index mover_kings = 0;
   Index men_index = 0;
-  if (index <= 0xFFFFFFFFU && other_kings_count <= 0xFFFFFFFFU && mover_kings_count <= 0xFFFFFFFFU) {
+  if (index <= 0xFFFFFFFFU && shaped.other_kings_count <= 0xFFFFFFFFU &&
+      shaped.mover_kings_count <= 0xFFFFFFFFU) {
     auto rest = static_cast<std::uint32_t>(index);
-    other_kings = rest % static_cast<std::uint32_t>(other_kings_count);
-    rest /= static_cast<std::uint32_t>(other_kings_count);
-    mover_kings = rest % static_cast<std::uint32_t>(mover_kings_count);
-    men_index = rest / static_cast<std::uint32_t>(mover_kings_count);
+    other_kings = rest % static_cast<std::uint32_t>(shaped.other_kings_count);
+    rest /= static_cast<std::uint32_t>(shaped.other_kings_count);
+    mover_kings = rest % static_cast<std::uint32_t>(shaped.mover_kings_count);
+    men_index = rest / static_cast<std::uint32_t>(shaped.mover_kings_count);
   } else {
-    other_kings = index % other_kings_count;
-    index /= other_kings_count;
-    mover_kings = index % mover_kings_count;
-    men_index = index / mover_kings_count;
+    other_kings = index % shaped.other_kings_count;
+    index /= shaped.other_kings_count;
+    mover_kings = index % shaped.mover_kings_count;
+    men_index = index / shaped.mover_kings_count;
   }
   Index black = men_index;
   Index white = 0;
-  if (const Index* prefix = men_prefix(s)) {
-    const Index* end = prefix + men_placements(s.mover_men, s.mover_lead) + 1;
-    black = static_cast<Index>(std::upper_bound(prefix, end, men_index) - prefix - 1);
-    white = men_index - prefix[black];
+  if (shaped.prefix != nullptr) {
+    const Index* end = shaped.prefix + shaped.black_placements + 1;
+    black = static_cast<Index>(std::upper_bound(shaped.prefix, end, men_index) - shaped.prefix - 1);
+    white = men_index - shaped.prefix[black];
   } else if (s.other_men > 0) {
-    const Index per_black = men_placements(s.other_men, s.other_lead);
-    black = men_index / per_black;
-    white = men_index % per_black;
+    black = men_index / shaped.per_black;
+    white = men_index % shaped.per_black;
   }
   Position pos;
   pos.side = kBlack;
-  if (s.mover_men > 0) {
-    pos.men[kBlack] =
-        colex_unrank(black + binomial(4 * (s.mover_lead - 1), s.mover_men), 4 * s.mover_lead, s.mover_men);
-  }
+  if (s.mover_men > 0)
+    pos.men[kBlack] = colex_unrank(black + shaped.black_first, 4 * s.mover_lead, s.mover_men);
   if (s.other_men > 0) {
     const std::uint32_t blocked = turned(pos.men[kBlack]) & region(s.other_lead);
     const int below_lead = 4 * (s.other_lead - 1) - std::popcount(blocked & region(s.other_lead - 1));
@@ -487,9 +522,9 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
         spread(colex_unrank(white + binomial(below_lead, s.other_men), region_free, s.other_men), blocked));
   }
   const std::uint32_t taken = pos.men[kBlack] | pos.men[kWhite];
-  pos.kings[kBlack] = spread(colex_unrank(mover_kings, free, s.mover_kings), taken);
-  pos.kings[kWhite] =
-      spread(colex_unrank(other_kings, free - s.mover_kings, s.other_kings), taken | pos.kings[kBlack]);
+  pos.kings[kBlack] = spread(colex_unrank(mover_kings, shaped.free, s.mover_kings), taken);
+  pos.kings[kWhite] = spread(colex_unrank(other_kings, shaped.free - s.mover_kings, s.other_kings),
+                             taken | pos.kings[kBlack]);
   return flipped ? reversed(pos) : pos;
 }
 

@@ -368,10 +368,15 @@ class Checkers {
     const Index mover_kings = binomial(free, s.mover_kings);
     const Index other_kings = binomial(free - s.mover_kings, s.other_kings);
     const Index kings_men = men_index(seen, s);
+    // Where the two sides' men regions do not overlap, a step of the mover's man changes
+    // only its own side's part of the men index.
+    const bool overlap = men_prefix(s) != nullptr;
+    const Index per_black = s.other_men == 0 ? 1 : men_placements(s.other_men, s.other_lead);
+    const Index white = kings_men - black_men_index(seen, s) * per_black;
     seen.side = kWhite;  // whose move it is in pos, colours as in `seen`
     for_each_unmove(seen, [&](const Position& p, bool king) {
       const std::uint32_t men = p.men[kBlack] | p.men[kWhite];
-      Index index = king ? kings_men : men_index(p, s);
+      Index index = king ? kings_men : overlap ? men_index(p, s) : black_men_index(p, s) * per_black + white;
       index = index * mover_kings + colex_among(p.kings[kBlack], men);
       index = index * other_kings + colex_among(p.kings[kWhite], men | p.kings[kBlack]);
       out.push_back(offset + index);
@@ -559,10 +564,17 @@ class Checkers {
   }
   // The men of both sides: Black's among its placements, then White's (seen from its own
   // side) among the squares of its ranks that Black's men leave free.
+  // Black's men among its placements with the leading man on the slice's rank.
+  static Index black_men_index(const Position& p, const Slice& s) {
+    if (s.mover_men == 0) return 0;
+    Index rank = 0;
+    int k = 1;
+    for (std::uint32_t set = p.men[kBlack]; set != 0; set &= set - 1, ++k)
+      rank += binomial(std::countr_zero(set), k);
+    return rank - binomial(4 * (s.mover_lead - 1), s.mover_men);
+  }
   static Index men_index(const Position& p, const Slice& s) {
-    Index black = 0;
-    if (s.mover_men > 0)
-      black = colex_among(p.men[kBlack], 0) - binomial(4 * (s.mover_lead - 1), s.mover_men);
+    const Index black = black_men_index(p, s);
     if (s.other_men == 0) return black;
     const std::uint32_t blocked = turned(p.men[kBlack]) & region(s.other_lead);
     const int below_lead = 4 * (s.other_lead - 1) - std::popcount(blocked & region(s.other_lead - 1));
