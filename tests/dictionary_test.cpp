@@ -27,7 +27,6 @@ namespace gs {
 namespace {
 
 namespace fs = std::filesystem;
-using db::Codec;
 using db::Encoding;
 using test::TempDir;
 
@@ -109,7 +108,7 @@ int expect_same_values(const fs::path& dir, Encoding encoding) {
     EXPECT_NE(reader, nullptr);
     if (reader == nullptr) return shared;
     EXPECT_EQ(reader->header().encoding, encoding);
-    shared += reader->header().codec == Codec::kZstdShared ? 1 : 0;
+    shared += reader->header().codec == db::Codec::kZstdShared ? 1 : 0;
     std::uint64_t wrong = 0;
     const auto& codes = built<G>().codes.at(tier);
     for (Index i = 0; i < codes.size(); ++i) {
@@ -182,7 +181,7 @@ TYPED_TEST(GameDictionary, DamagedDictionaryIsRefusedNamingIt) {
   {
     db::Database database(db::Location::of(game, dir.path()));
     for (const Tier tier : built<TypeParam>().order) {
-      if (database.find(game, tier)->header().codec == Codec::kZstdShared) shared = tier;
+      if (database.find(game, tier)->header().codec == db::Codec::kZstdShared) shared = tier;
     }
   }
   ASSERT_TRUE(shared.has_value());
