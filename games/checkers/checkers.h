@@ -199,22 +199,7 @@ class Checkers {
       captures(pos, out);
       return;
     }
-    const std::uint32_t empty = ~pos.occupied();
-    for (std::uint32_t set = pos.pieces(side); set != 0; set &= set - 1) {
-      const int from = std::countr_zero(set);
-      const bool king = (pos.kings[side] >> from & 1U) != 0;
-      const std::size_t first = king || side == kBlack ? 0 : 2;
-      const std::size_t last = king || side == kWhite ? 4 : 2;
-      for (std::size_t d = first; d < last; ++d) {
-        const int to = kGeometry.step[from][d];
-        if (to < 0 || (empty >> to & 1U) == 0) continue;
-        Move move;
-        move.from = static_cast<std::uint8_t>(from);
-        move.steps = 1;
-        move.path[0] = static_cast<std::uint8_t>(to);
-        push(out, move);
-      }
-    }
+    for_each_step(pos, pos.pieces(side), [&](const Move& move) { push(out, move); });
   }
   [[nodiscard]] static Position play(const Position& pos, const Move& move) {
     Position next = pos;
@@ -398,23 +383,13 @@ class Checkers {
     std::size_t staying = 0;
     for (std::uint32_t set = pos.kings[side]; set != 0; set &= set - 1)
       staying += static_cast<std::size_t>(std::popcount(kGeometry.neighbours[std::countr_zero(set)] & empty));
-    const std::size_t first = side == kBlack ? 0 : 2;
-    for (std::uint32_t set = pos.men[side]; set != 0; set &= set - 1) {
-      const int from = std::countr_zero(set);
-      for (std::size_t d = first; d < first + 2; ++d) {
-        const int to = kGeometry.step[from][d];
-        if (to < 0 || (empty >> to & 1U) == 0) continue;
-        Move move;
-        move.from = static_cast<std::uint8_t>(from);
-        move.steps = 1;
-        move.path[0] = static_cast<std::uint8_t>(to);
-        if (keeps_tier(pos, move)) {
-          ++staying;
-        } else {
-          push(out, move);
-        }
+    for_each_step(pos, pos.men[side], [&](const Move& move) {
+      if (keeps_tier(pos, move)) {
+        ++staying;
+      } else {
+        push(out, move);
       }
-    }
+    });
     return staying;
   }
 
@@ -466,6 +441,28 @@ class Checkers {
   static void push(MoveList<Checkers>& out, const Move& move) {
     if (out.size() == kMaxMoves) fail("more than {} legal moves in one position", kMaxMoves);
     out.push_back(move);
+  }
+  // Calls f(move) for each step to an empty square of the side to move's pieces in
+  // `pieces`: men forward, kings in the four directions.
+  template <class F>
+  static void for_each_step(const Position& pos, std::uint32_t pieces, F&& f) {
+    const int side = pos.side;
+    const std::uint32_t empty = ~pos.occupied();
+    for (std::uint32_t set = pieces; set != 0; set &= set - 1) {
+      const int from = std::countr_zero(set);
+      const bool king = (pos.kings[side] >> from & 1U) != 0;
+      const std::size_t first = king || side == kBlack ? 0 : 2;
+      const std::size_t last = king || side == kWhite ? 4 : 2;
+      for (std::size_t d = first; d < last; ++d) {
+        const int to = kGeometry.step[from][d];
+        if (to < 0 || (empty >> to & 1U) == 0) continue;
+        Move move;
+        move.from = static_cast<std::uint8_t>(from);
+        move.steps = 1;
+        move.path[0] = static_cast<std::uint8_t>(to);
+        f(move);
+      }
+    }
   }
   static void captures(const Position& pos, MoveList<Checkers>& out) {
     const int side = pos.side;
