@@ -43,6 +43,7 @@
 #include "core/game.h"
 #include "core/parallel.h"
 #include "core/progress.h"
+#include "core/radix_sort.h"
 #include "db/database.h"
 
 namespace gs::retro {
@@ -126,9 +127,10 @@ class TierSolver {
               [](const Child& a, const Child& b) { return a.tier < b.tier; });
   }
 
-  // Memory the solve needs beyond the child tiers' mapped files, at most.
+  // Memory the solve needs beyond the child tiers' mapped files, at most: with level
+  // lists, each index is listed once, and the level being sorted is listed twice.
   static std::uint64_t working_bytes(const G& game, Tier tier, bool level_lists) {
-    return game.size(tier) * (sizeof(ValueCode) + (level_lists ? sizeof(ListedIndex) : 0));
+    return game.size(tier) * (sizeof(ValueCode) + (level_lists ? 2 * sizeof(ListedIndex) : 0));
   }
   // Whether level lists can hold the tier's indices.
   static bool lists_fit(const G& game, Tier tier) {
@@ -167,6 +169,13 @@ class TierSolver {
           if (lists.size() <= level) continue;
           current.insert(current.end(), lists[level].begin(), lists[level].end());
           std::vector<ListedIndex>().swap(lists[level]);
+        }
+        // In index order, neighbouring cells are near in the tier, and so are their
+        // predecessors' (those reached by a king's step share the men's part of the index),
+        // and a game may reuse what it decoded of the previous position.
+        {
+          std::vector<ListedIndex> buffer;
+          radix_sort(current, buffer, key_bits(size));
         }
         parallel_for(
             0, current.size(), options_.threads, kChunk / 16, [&](Index begin, Index end, int thread) {

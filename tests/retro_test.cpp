@@ -13,11 +13,13 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
+#include "core/radix_sort.h"
 #include "db/database.h"
 #include "db/tier_file.h"
 #include "games/jungle/jungle.h"
@@ -306,6 +308,30 @@ TEST(Retro, TiersSolvedSideBySideGiveTheSameFiles) {
       EXPECT_EQ(test::compare_snapshots(reference, files), "") << threads << " threads, shared " << shared;
     }
   }
+}
+
+TEST(Retro, RadixSortSortsLevels) {
+  // The solver sorts each level's indices (core/radix_sort.h): against std::sort, for
+  // key widths of one digit, of several, and of a partial last digit, with duplicates.
+  std::mt19937_64 random(7);
+  for (const int bits : {1, 5, 11, 12, 22, 23, 32}) {
+    for (const std::size_t count :
+         {std::size_t{0}, std::size_t{1}, std::size_t{2}, std::size_t{1000}, std::size_t{50000}}) {
+      std::vector<std::uint32_t> keys(count);
+      for (std::uint32_t& key : keys) key = static_cast<std::uint32_t>(random() >> (64 - bits));
+      std::vector<std::uint32_t> expected = keys;
+      std::sort(expected.begin(), expected.end());
+      std::vector<std::uint32_t> buffer;
+      radix_sort(keys, buffer, bits);
+      EXPECT_EQ(keys, expected) << bits << " bits, " << count << " keys";
+    }
+  }
+  EXPECT_EQ(key_bits(0), 0);
+  EXPECT_EQ(key_bits(1), 0);
+  EXPECT_EQ(key_bits(2), 1);
+  EXPECT_EQ(key_bits(2048), 11);
+  EXPECT_EQ(key_bits(2049), 12);
+  EXPECT_EQ(key_bits(std::uint64_t{1} << 32), 32);
 }
 
 // ---------------------------------------------------------------------------------

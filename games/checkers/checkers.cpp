@@ -453,6 +453,10 @@ struct TierShape {
   Tier tier = ~Tier{0};
   Index first = 0;  // indices of the first orientation
   std::array<SliceShape, 2> orientations;
+  // The men of the last index unranked.
+  Index men_index = ~Index{0};
+  bool flipped = false;
+  std::array<std::uint32_t, 2> men{};
 };
 
 }  // namespace
@@ -475,6 +479,7 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
       shaped.black_first = s.mover_men > 0 ? binomial(4 * (s.mover_lead - 1), s.mover_men) : 0;
     }
     shape.tier = tier;
+    shape.men_index = ~Index{0};
   }
   bool flipped = false;
   if (index >= shape.first) {
@@ -500,26 +505,35 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
     mover_kings = index % shaped.mover_kings_count;
     men_index = index / shaped.mover_kings_count;
   }
-  Index black = men_index;
-  Index white = 0;
-  if (shaped.prefix != nullptr) {
-    const Index* end = shaped.prefix + shaped.black_placements + 1;
-    black = static_cast<Index>(std::upper_bound(shaped.prefix, end, men_index) - shaped.prefix - 1);
-    white = men_index - shaped.prefix[black];
-  } else if (s.other_men > 0) {
-    black = men_index / shaped.per_black;
-    white = men_index % shaped.per_black;
-  }
   Position pos;
   pos.side = kBlack;
-  if (s.mover_men > 0)
-    pos.men[kBlack] = colex_unrank(black + shaped.black_first, 4 * s.mover_lead, s.mover_men);
-  if (s.other_men > 0) {
-    const std::uint32_t blocked = turned(pos.men[kBlack]) & region(s.other_lead);
-    const int below_lead = 4 * (s.other_lead - 1) - std::popcount(blocked & region(s.other_lead - 1));
-    const int region_free = 4 * s.other_lead - std::popcount(blocked);
-    pos.men[kWhite] = turned(
-        spread(colex_unrank(white + binomial(below_lead, s.other_men), region_free, s.other_men), blocked));
+  // The men of the previous index are kept: a scan, or a level of the retrograde solver
+  // in index order, unranks runs of indices with the same men.
+  if (shape.men_index == men_index && shape.flipped == flipped) {
+    pos.men = shape.men;
+  } else {
+    Index black = men_index;
+    Index white = 0;
+    if (shaped.prefix != nullptr) {
+      const Index* end = shaped.prefix + shaped.black_placements + 1;
+      black = static_cast<Index>(std::upper_bound(shaped.prefix, end, men_index) - shaped.prefix - 1);
+      white = men_index - shaped.prefix[black];
+    } else if (s.other_men > 0) {
+      black = men_index / shaped.per_black;
+      white = men_index % shaped.per_black;
+    }
+    if (s.mover_men > 0)
+      pos.men[kBlack] = colex_unrank(black + shaped.black_first, 4 * s.mover_lead, s.mover_men);
+    if (s.other_men > 0) {
+      const std::uint32_t blocked = turned(pos.men[kBlack]) & region(s.other_lead);
+      const int below_lead = 4 * (s.other_lead - 1) - std::popcount(blocked & region(s.other_lead - 1));
+      const int region_free = 4 * s.other_lead - std::popcount(blocked);
+      pos.men[kWhite] = turned(
+          spread(colex_unrank(white + binomial(below_lead, s.other_men), region_free, s.other_men), blocked));
+    }
+    shape.men_index = men_index;
+    shape.flipped = flipped;
+    shape.men = pos.men;
   }
   const std::uint32_t taken = pos.men[kBlack] | pos.men[kWhite];
   pos.kings[kBlack] = spread(colex_unrank(mover_kings, shaped.free, s.mover_kings), taken);

@@ -347,24 +347,37 @@ class Checkers {
     // The predecessors' mover as Black, so that they come out as rank() sees them.
     Position seen = pos.side == kBlack ? reversed(pos) : pos;
     seen.side = kBlack;
-    const Slice s = slice_of(seen);
-    const Index offset = s.code() != tier ? slice_size(Slice::of(tier)) : 0;
-    const int free = kSquares - s.mover_men - s.other_men;
-    const Index mover_kings = binomial(free, s.mover_kings);
-    const Index other_kings = binomial(free - s.mover_kings, s.other_kings);
-    const Index kings_men = men_index(seen, s);
-    // Where the two sides' men regions do not overlap, a step of the mover's man changes
-    // only its own side's part of the men index.
-    const bool overlap = men_prefix(s) != nullptr;
-    const Index per_black = s.other_men == 0 ? 1 : men_placements(s.other_men, s.other_lead);
-    const Index white = kings_men - black_men_index(seen, s) * per_black;
+    // What depends on the men only is kept from the previous call: the retrograde solver
+    // visits a level's positions in index order, where runs share their men.
+    thread_local UnmoveMen last;
+    UnmoveMen& m = last;
+    const int kings = std::popcount(seen.kings[kBlack]) | std::popcount(seen.kings[kWhite]) << 4;
+    if (m.tier != tier || m.men != seen.men || m.kings != kings) {
+      m.tier = tier;
+      m.men = seen.men;
+      m.kings = kings;
+      m.slice = slice_of(seen);
+      const Slice& s = m.slice;
+      m.offset = s.code() != tier ? slice_size(Slice::of(tier)) : 0;
+      const int free = kSquares - s.mover_men - s.other_men;
+      m.mover_kings = binomial(free, s.mover_kings);
+      m.other_kings = binomial(free - s.mover_kings, s.other_kings);
+      m.kings_men = men_index(seen, s);
+      // Where the two sides' men regions do not overlap, a step of the mover's man
+      // changes only its own side's part of the men index.
+      m.overlap = men_prefix(s) != nullptr;
+      m.per_black = s.other_men == 0 ? 1 : men_placements(s.other_men, s.other_lead);
+      m.white = m.kings_men - black_men_index(seen, s) * m.per_black;
+    }
     seen.side = kWhite;  // whose move it is in pos, colours as in `seen`
     for_each_unmove(seen, [&](const Position& p, bool king) {
       const std::uint32_t men = p.men[kBlack] | p.men[kWhite];
-      Index index = king ? kings_men : overlap ? men_index(p, s) : black_men_index(p, s) * per_black + white;
-      index = index * mover_kings + colex_among(p.kings[kBlack], men);
-      index = index * other_kings + colex_among(p.kings[kWhite], men | p.kings[kBlack]);
-      out.push_back(offset + index);
+      Index index = king        ? m.kings_men
+                    : m.overlap ? men_index(p, m.slice)
+                                : black_men_index(p, m.slice) * m.per_black + m.white;
+      index = index * m.mover_kings + colex_among(p.kings[kBlack], men);
+      index = index * m.other_kings + colex_among(p.kings[kWhite], men | p.kings[kBlack]);
+      out.push_back(m.offset + index);
     });
   }
 
@@ -438,6 +451,21 @@ class Checkers {
   [[nodiscard]] static std::uint64_t end_positions(int pieces);
 
  private:
+  // What unmove_indices computes from the men of a position (seen with the predecessors'
+  // mover as Black) and its tier.
+  struct UnmoveMen {
+    Tier tier = ~Tier{0};
+    std::array<std::uint32_t, 2> men{};
+    int kings = -1;  // the two sides' king counts
+    Slice slice;
+    Index offset = 0;
+    Index mover_kings = 0;
+    Index other_kings = 0;
+    Index kings_men = 0;  // the men index, which a king's step keeps
+    bool overlap = false;
+    Index per_black = 0;
+    Index white = 0;  // the other side's part of the men index, where no overlap
+  };
   static void push(MoveList<Checkers>& out, const Move& move) {
     if (out.size() == kMaxMoves) fail("more than {} legal moves in one position", kMaxMoves);
     out.push_back(move);
