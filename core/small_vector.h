@@ -14,6 +14,12 @@ class SmallVector {
     assert(size_ < Capacity);
     items_[size_++] = item;
   }
+  // A new last item, value-initialized, to be filled in place.
+  T& emplace_back() {
+    assert(size_ < Capacity);
+    items_[size_] = T{};
+    return items_[size_++];
+  }
   void clear() { size_ = 0; }
   [[nodiscard]] std::size_t size() const { return size_; }
   [[nodiscard]] bool empty() const { return size_ == 0; }

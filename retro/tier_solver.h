@@ -82,12 +82,13 @@ struct Summary {
   }
 };
 
-// OPTIONAL (beside core/game.h's): unrank_next(tier, index, previous) == unrank(tier,
-// index) given previous == unrank(tier, index - 1), not a hole; a scan in index order
-// steps from position to position instead of unranking each.
+// OPTIONAL (beside core/game.h's): unrank_next(tier, index, pos), where pos is
+// unrank(tier, index - 1) (not a hole), makes pos unrank(tier, index) and returns true,
+// or returns false where index is a hole; a scan in index order steps from position to
+// position instead of unranking each.
 template <class G>
-concept UnranksInOrder = requires(const G& game, Tier tier, Index index, const typename G::Position& pos) {
-  { game.unrank_next(tier, index, pos) } -> std::same_as<std::optional<typename G::Position>>;
+concept UnranksInOrder = requires(const G& game, Tier tier, Index index, typename G::Position& pos) {
+  { game.unrank_next(tier, index, pos) } -> std::same_as<bool>;
 };
 
 // OPTIONAL: unmove_indices(tier, pos, out) fills out with the indices in `tier` (pos's
@@ -146,14 +147,22 @@ class TierSolver {
     Progress progress(game_.tier_name(tier_), size, options_.quiet);
     progress.set_stage("scan");
     parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
-      std::optional<Position> pos;
-      for (Index i = begin; i < end; ++i) {
-        if constexpr (UnranksInOrder<G>) {
-          pos = pos ? game_.unrank_next(tier_, i, *pos) : game_.unrank(tier_, i);
-        } else {
-          pos = game_.unrank(tier_, i);
+      if constexpr (UnranksInOrder<G>) {
+        Position pos{};
+        bool valid = false;  // pos is unrank(tier_, i - 1)
+        for (Index i = begin; i < end; ++i) {
+          if (valid) {
+            valid = game_.unrank_next(tier_, i, pos);
+          } else if (const std::optional<Position> first = game_.unrank(tier_, i)) {
+            pos = *first;
+            valid = true;
+          }
+          if (valid) scan(i, pos, thread);  // else a hole
         }
-        if (pos) scan(i, *pos, thread);  // else a hole
+      } else {
+        for (Index i = begin; i < end; ++i) {
+          if (const std::optional<Position> pos = game_.unrank(tier_, i)) scan(i, *pos, thread);  // else a hole
+        }
       }
       progress.add(end - begin);
     });
@@ -241,13 +250,19 @@ class TierSolver {
 
   // The best value the moves leaving the tier give (terminal positions and child
   // tiers), and the number of distinct in-tier successors.
+  // (The best value travels as its code, kHoleCode for none: an optional<Value>
+  // returned in a register is put together from parts stored a byte at a time, which the
+  // processor cannot forward to the load that reads them back.)
   struct Outside {
-    std::optional<Value> best;
+    ValueCode best_code = kHoleCode;
     std::size_t count = 0;
+    [[nodiscard]] std::optional<Value> best() const {
+      return best_code == kHoleCode ? std::nullopt : std::optional<Value>(Value::from_code(best_code));
+    }
   };
 
   Outside examine(const Position& pos, int thread) {
-    Outside result;
+    std::optional<Value> best;
     Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
     MoveList<G>& moves = scratch.moves;
     SmallVector<Index, G::kMaxMoves>& inside = scratch.inside;
@@ -283,12 +298,14 @@ class TierSolver {
         value = child_value(ranked);
       }
       const Value mine = value->before_move();
-      if (!result.best || mine.better_than(*result.best)) result.best = mine;
+      if (!best || mine.better_than(*best)) best = mine;
     }
     std::sort(inside.begin(), inside.end());
+    Outside result;
     result.count =
         unranked + static_cast<std::size_t>(std::unique(inside.begin(), inside.end()) - inside.begin());
-    if (moves.empty() && unranked == 0) result.best = game_.no_move_value();
+    if (moves.empty() && unranked == 0) best = game_.no_move_value();
+    if (best) result.best_code = best->code();
     return result;
   }
 
@@ -310,11 +327,12 @@ class TierSolver {
     std::optional<Value> value = game_.terminal(pos);
     if (!value) {
       const Outside outside = examine(pos, thread);
-      if (!outside.best || (!outside.best->is_win() && outside.count > 0)) {
-        cells_[index] = Summary::encode(outside.best, outside.count);
+      const std::optional<Value> best = outside.best();
+      if (!best || (!best->is_win() && outside.count > 0)) {
+        cells_[index] = Summary::encode(best, outside.count);
         return;
       }
-      value = outside.best;
+      value = best;
     }
     cells_[index] = value->code();
     decided(index, *value, thread);
@@ -393,7 +411,7 @@ class TierSolver {
       Value value = Value::loss(static_cast<Depth>(level + 1));
       const ValueCode summary = Summary::summary(code);
       const std::optional<Value> best = summary == Summary::kRecompute
-                                            ? examine(*game_.unrank(tier_, index), thread).best
+                                            ? examine(*game_.unrank(tier_, index), thread).best()
                                             : Summary::best(summary);
       if (best && best->better_than(value)) value = *best;
       if (cell.compare_exchange_strong(code, value.code(), std::memory_order_relaxed)) {

@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -329,6 +330,49 @@ TEST(CheckersBattery, UnmoveIndicesAreTheRanksOfUnmoves) {
   }
   GS_EXPECT_NO_FAILURES(failures);
   EXPECT_GT(predecessors, positions.size());
+}
+
+// The solver's scan steps through a tier with unrank_next, and its levels visit indices
+// in order, where unrank and unmove_indices reuse the men they decoded for the previous
+// index: runs of consecutive indices (men shared, then changing) in every tier up to 5
+// pieces, both orientations, against unrank and rank.
+TEST(CheckersBattery, RunsOfIndicesInOrder) {
+  std::mt19937_64 random(kSeed + 6);
+  std::uint64_t checked = 0;
+  Failures failures;
+  for (const Tier tier : game.tiers(5)) {
+    const Index size = Checkers::size(tier);
+    for (int run = 0; run < 3; ++run) {
+      const Index start = random() % size;
+      const Index end = std::min(size, start + 300);
+      std::optional<Position> stepped = Checkers::unrank(tier, start);
+      for (Index i = start; i < end; ++i) {
+        if (i > start && !Checkers::unrank_next(tier, i, *stepped))
+          failures.add(fmt::format("{} {}: unrank_next found a hole", game.tier_name(tier), i));
+        const Position pos = *Checkers::unrank(tier, i);
+        if (pos != *stepped || Checkers::rank(pos) != Ranked{tier, i}) {
+          failures.add(fmt::format("{} {}: unrank {} unrank_next {}", game.tier_name(tier), i,
+                                   Checkers::position_text(pos), Checkers::position_text(*stepped)));
+          continue;
+        }
+        UnmoveList<Checkers> previous;
+        Checkers::unmoves(pos, previous);
+        std::vector<Index> want;
+        for (const Position& p : previous) want.push_back(Checkers::rank(p).index);
+        SmallVector<Index, Checkers::kMaxUnmoves> got;
+        Checkers::unmove_indices(tier, pos, got);
+        std::vector<Index> got_sorted(got.begin(), got.end());
+        std::sort(want.begin(), want.end());
+        std::sort(got_sorted.begin(), got_sorted.end());
+        if (want != got_sorted)
+          failures.add(fmt::format("{}: unmove_indices {} against ranks {}", Checkers::position_text(pos),
+                                   got_sorted, want));
+        ++checked;
+      }
+    }
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_GT(checked, 100000U);
 }
 
 // The retrograde scan counts the moves that stay in the tier with moves_leaving_tier

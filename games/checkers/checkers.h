@@ -118,7 +118,8 @@ inline constexpr std::uint32_t turned(std::uint32_t set) {
 struct Position {
   std::array<std::uint32_t, 2> men{};    // by colour: Black 0, White 1
   std::array<std::uint32_t, 2> kings{};  //
-  std::uint8_t side = kBlack;            // the side to move
+  std::uint32_t side = kBlack;           // the side to move (a whole word: copies of a
+                                         // position then never read a part-written word)
   bool operator==(const Position&) const = default;
   [[nodiscard]] std::uint32_t pieces(int colour) const { return men[colour] | kings[colour]; }
   [[nodiscard]] std::uint32_t occupied() const { return men[0] | men[1] | kings[0] | kings[1]; }
@@ -199,7 +200,7 @@ class Checkers {
       captures(pos, out);
       return;
     }
-    for_each_step(pos, pos.pieces(side), [&](const Move& move) { push(out, move); });
+    for_each_step(pos, pos.pieces(side), [&](int from, int to) { push_step(out, from, to); });
   }
   [[nodiscard]] static Position play(const Position& pos, const Move& move) {
     Position next = pos;
@@ -297,17 +298,20 @@ class Checkers {
     return {tier, index};
   }
   [[nodiscard]] static std::optional<Position> unrank(Tier tier, Index index);
-  // unrank(tier, index) given previous == unrank(tier, index - 1), for a scan in index
-  // order: the innermost king set (the other side's kings, or the mover's where the
+  // Makes pos, which is unrank(tier, index - 1), unrank(tier, index), for a scan in index
+  // order; returns true (no index is a hole): the innermost king set (the other side's kings, or the mover's where the
   // other side has none) steps to its colex successor on the same free squares; where
   // it is the last one, the index starts a new men or mover-king placement (or the
   // reversed slice) and is unranked anew.
-  [[nodiscard]] static std::optional<Position> unrank_next(Tier tier, Index index, const Position& previous) {
-    const bool flipped = previous.side != kBlack;
-    Position p = flipped ? reversed(previous) : previous;
+  static bool unrank_next(Tier tier, Index index, Position& pos) {
+    const bool flipped = pos.side != kBlack;
+    Position p = flipped ? reversed(pos) : pos;
     const int side = p.kings[kWhite] != 0 ? kWhite : kBlack;
     const std::uint64_t kings = p.kings[side];
-    if (kings == 0) return unrank(tier, index);
+    if (kings == 0) {
+      pos = *unrank(tier, index);
+      return true;
+    }
     const std::uint32_t taken = p.men[kBlack] | p.men[kWhite] | (side == kWhite ? p.kings[kBlack] : 0U);
     // The kings as indices among the free squares: a gap closed at each taken square,
     // highest first.
@@ -322,7 +326,10 @@ class Checkers {
     const std::uint64_t low = compact & (~compact + 1);
     const std::uint64_t ripple = compact + low;
     const std::uint64_t next = ripple | (((compact ^ ripple) >> 2) >> std::countr_zero(compact));
-    if ((next >> (kSquares - std::popcount(taken))) != 0) return unrank(tier, index);
+    if ((next >> (kSquares - std::popcount(taken))) != 0) {
+      pos = *unrank(tier, index);
+      return true;
+    }
     // The indices back to squares: a gap opened at each taken square, lowest first.
     auto set = static_cast<std::uint32_t>(next);
     for (std::uint32_t rest = taken; rest != 0; rest &= rest - 1) {
@@ -330,7 +337,8 @@ class Checkers {
       set = (set & below) | ((set & ~below) << 1);
     }
     p.kings[side] = set;
-    return flipped ? reversed(p) : p;
+    pos = flipped ? reversed(p) : p;
+    return true;
   }
 
   // The positions of pos's tier with a move into pos: the last mover's king steps and the
@@ -396,11 +404,11 @@ class Checkers {
     std::size_t staying = 0;
     for (std::uint32_t set = pos.kings[side]; set != 0; set &= set - 1)
       staying += static_cast<std::size_t>(std::popcount(kGeometry.neighbours[std::countr_zero(set)] & empty));
-    for_each_step(pos, pos.men[side], [&](const Move& move) {
-      if (keeps_tier(pos, move)) {
+    for_each_step(pos, pos.men[side], [&](int from, int to) {
+      if (man_step_keeps_tier(pos, from, to)) {
         ++staying;
       } else {
-        push(out, move);
+        push_step(out, from, to);
       }
     });
     return staying;
@@ -409,12 +417,8 @@ class Checkers {
   // A move keeps the tier unless it captures, crowns, or raises the leading rank.
   [[nodiscard]] static bool keeps_tier(const Position& pos, const Move& move) {
     if (move.captured != 0) return false;
-    const int side = pos.side;
-    if ((pos.kings[side] >> move.from & 1U) != 0) return true;
-    const std::uint32_t men = (pos.men[side] & ~(1U << move.from)) | 1U << move.to();
-    if (((1U << move.to()) & crown_row(side)) != 0) return false;
-    return side == kBlack ? black_lead(men) == black_lead(pos.men[side])
-                          : white_lead(men) == white_lead(pos.men[side]);
+    if ((pos.kings[pos.side] >> move.from & 1U) != 0) return true;
+    return man_step_keeps_tier(pos, move.from, move.to());
   }
   // The colour reversal changes the side to move, so no position is its own image.
   [[nodiscard]] static bool has_symmetry(const Position& pos) {
@@ -470,7 +474,25 @@ class Checkers {
     if (out.size() == kMaxMoves) fail("more than {} legal moves in one position", kMaxMoves);
     out.push_back(move);
   }
-  // Calls f(move) for each step to an empty square of the side to move's pieces in
+  // A step, made in its place in the list: a Move made on the stack a byte at a time and
+  // copied in is read back wider than it was written, which stalls the processor.
+  static void push_step(MoveList<Checkers>& out, int from, int to) {
+    if (out.size() == kMaxMoves) fail("more than {} legal moves in one position", kMaxMoves);
+    Move& move = out.emplace_back();
+    move.from = static_cast<std::uint8_t>(from);
+    move.steps = 1;
+    move.path[0] = static_cast<std::uint8_t>(to);
+  }
+  // Whether a step of the side to move's man from `from` to `to` stays in the tier: it
+  // neither crowns nor raises the leading rank.
+  [[nodiscard]] static bool man_step_keeps_tier(const Position& pos, int from, int to) {
+    const int side = pos.side;
+    if (((1U << to) & crown_row(side)) != 0) return false;
+    const std::uint32_t men = (pos.men[side] & ~(1U << from)) | 1U << to;
+    return side == kBlack ? black_lead(men) == black_lead(pos.men[side])
+                          : white_lead(men) == white_lead(pos.men[side]);
+  }
+  // Calls f(from, to) for each step to an empty square of the side to move's pieces in
   // `pieces`: men forward, kings in the four directions.
   template <class F>
   static void for_each_step(const Position& pos, std::uint32_t pieces, F&& f) {
@@ -484,11 +506,7 @@ class Checkers {
       for (std::size_t d = first; d < last; ++d) {
         const int to = kGeometry.step[from][d];
         if (to < 0 || (empty >> to & 1U) == 0) continue;
-        Move move;
-        move.from = static_cast<std::uint8_t>(from);
-        move.steps = 1;
-        move.path[0] = static_cast<std::uint8_t>(to);
-        f(move);
+        f(from, to);
       }
     }
   }
