@@ -437,6 +437,22 @@ const Index* Checkers::men_prefix_table(const Slice& s) {
 
 namespace {
 
+// Division of 32-bit numbers by a fixed divisor without a divide instruction (Lemire,
+// Kaser & Kurz, "Faster remainder by direct computation", 2019): with m = 2^64 / d
+// rounded up, n / d is the high 64 bits of m * n, exact for every 32-bit n and d > 1.
+struct Divisor32 {
+  std::uint32_t d = 1;
+  std::uint64_t m = 0;  // 0 for d = 1
+  Divisor32() = default;
+  explicit Divisor32(std::uint32_t divisor)
+      : d(divisor), m(divisor > 1 ? ~std::uint64_t{0} / divisor + 1 : 0) {}
+  [[nodiscard]] std::uint32_t quotient(std::uint32_t n) const {
+    if (m == 0) return n;
+    const std::uint64_t low = (m & 0xFFFFFFFFU) * n;
+    return static_cast<std::uint32_t>(((m >> 32) * n + (low >> 32)) >> 32);
+  }
+};
+
 // What unranking needs of one orientation of a tier, computed once per tier and thread:
 // a scan or a level of the retrograde solver unranks millions of indices of one tier.
 struct SliceShape {
@@ -448,6 +464,9 @@ struct SliceShape {
   Index black_placements = 0;     // of the mover's men
   Index per_black = 0;            // the other side's men placements (without prefix)
   Index black_first = 0;          // colex rank of the mover's first placement
+  bool small = false;             // king counts and indices fit 32 bits: the divisors below
+  Divisor32 other_kings_divisor;
+  Divisor32 mover_kings_divisor;
 };
 struct TierShape {
   Tier tier = ~Tier{0};
@@ -477,6 +496,11 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
       shaped.black_placements = men_placements(s.mover_men, s.mover_lead);
       shaped.per_black = s.other_men > 0 ? men_placements(s.other_men, s.other_lead) : 1;
       shaped.black_first = s.mover_men > 0 ? binomial(4 * (s.mover_lead - 1), s.mover_men) : 0;
+      shaped.small = slice_size(s) <= 0xFFFFFFFFU;
+      if (shaped.small) {
+        shaped.other_kings_divisor = Divisor32(static_cast<std::uint32_t>(shaped.other_kings_count));
+        shaped.mover_kings_divisor = Divisor32(static_cast<std::uint32_t>(shaped.mover_kings_count));
+      }
     }
     shape.tier = tier;
     shape.men_index = ~Index{0};
@@ -488,17 +512,16 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
   }
   const SliceShape& shaped = shape.orientations[flipped ? 1 : 0];
   const Slice& s = shaped.slice;
-  // 32-bit division where the index allows: several times faster than 64-bit.
+  // Division by multiplication where the slice allows: several times faster.
   Index other_kings = 0;
   Index mover_kings = 0;
   Index men_index = 0;
-  if (index <= 0xFFFFFFFFU && shaped.other_kings_count <= 0xFFFFFFFFU &&
-      shaped.mover_kings_count <= 0xFFFFFFFFU) {
-    auto rest = static_cast<std::uint32_t>(index);
-    other_kings = rest % static_cast<std::uint32_t>(shaped.other_kings_count);
-    rest /= static_cast<std::uint32_t>(shaped.other_kings_count);
-    mover_kings = rest % static_cast<std::uint32_t>(shaped.mover_kings_count);
-    men_index = rest / static_cast<std::uint32_t>(shaped.mover_kings_count);
+  if (shaped.small) {
+    const auto rest = static_cast<std::uint32_t>(index);
+    const std::uint32_t above = shaped.other_kings_divisor.quotient(rest);
+    other_kings = rest - above * shaped.other_kings_divisor.d;
+    men_index = shaped.mover_kings_divisor.quotient(above);
+    mover_kings = above - static_cast<std::uint32_t>(men_index) * shaped.mover_kings_divisor.d;
   } else {
     other_kings = index % shaped.other_kings_count;
     index /= shaped.other_kings_count;

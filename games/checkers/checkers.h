@@ -290,7 +290,12 @@ class Checkers {
   }
 
   [[nodiscard]] static Ranked rank(const Position& pos) {
-    const Position p = pos.side == kBlack ? pos : reversed(pos);
+    // Read in place where Black is to move: a copy would read the position back in wider
+    // words than a caller that just made it (play) wrote, and stall.
+    return pos.side == kBlack ? rank_as_black(pos) : rank_as_black(reversed(pos));
+  }
+  // rank(p) for p with Black to move.
+  [[nodiscard]] static Ranked rank_as_black(const Position& p) {
     const Slice s = slice_of(p);
     const Tier tier = tier_of(s);
     Index index = slice_index(p, s);
@@ -299,10 +304,10 @@ class Checkers {
   }
   [[nodiscard]] static std::optional<Position> unrank(Tier tier, Index index);
   // Makes pos, which is unrank(tier, index - 1), unrank(tier, index), for a scan in index
-  // order; returns true (no index is a hole): the innermost king set (the other side's kings, or the mover's where the
-  // other side has none) steps to its colex successor on the same free squares; where
-  // it is the last one, the index starts a new men or mover-king placement (or the
-  // reversed slice) and is unranked anew.
+  // order; returns true (no index is a hole): the innermost king set (the other side's
+  // kings, or the mover's where the other side has none) steps to its colex successor on
+  // the same free squares; where it is the last one, the index starts a new men or
+  // mover-king placement (or the reversed slice) and is unranked anew.
   static bool unrank_next(Tier tier, Index index, Position& pos) {
     const bool flipped = pos.side != kBlack;
     Position p = flipped ? reversed(pos) : pos;
