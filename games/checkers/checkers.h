@@ -226,24 +226,37 @@ class Checkers {
   }
   [[nodiscard]] static Value no_move_value() { return Value::loss(0); }
   // Whether `side` has a capture in pos (whoever is to move): the pieces with an
-  // opponent's piece next to them and an empty square beyond, all squares at once. A
-  // jump goes 7 or 9 squares along the numbering; the square jumped over lies 3, 4 or 5
-  // away, depending on the row's parity (kEvenRows: columns 1, 3, 5, 7).
+  // opponent's piece next to them and an empty square beyond, all squares at once.
   [[nodiscard]] static bool can_capture(const Position& pos, int side) {
-    constexpr std::uint32_t kEvenRows = 0x0F0F0F0FU;
-    constexpr std::uint32_t kOddRows = 0xF0F0F0F0U;
-    constexpr std::uint32_t kNotLeft = 0xEEEEEEEEU;   // a jump to column - 2 stays on the board
-    constexpr std::uint32_t kNotRight = 0x77777777U;  // a jump to column + 2 stays on the board
-    const std::uint32_t empty = ~pos.occupied();
-    const std::uint32_t theirs = pos.pieces(side ^ 1);
     const std::uint32_t down = side == kBlack ? pos.pieces(side) : pos.kings[side];  // towards row 7
     const std::uint32_t up = side == kWhite ? pos.pieces(side) : pos.kings[side];
-    const std::uint32_t down_left = ((theirs >> 4 & kEvenRows) | (theirs >> 3 & kOddRows)) & empty >> 7;
-    const std::uint32_t down_right = ((theirs >> 5 & kEvenRows) | (theirs >> 4 & kOddRows)) & empty >> 9;
-    const std::uint32_t up_left = ((theirs << 4 & kEvenRows) | (theirs << 5 & kOddRows)) & empty << 9;
-    const std::uint32_t up_right = ((theirs << 3 & kEvenRows) | (theirs << 4 & kOddRows)) & empty << 7;
-    return ((down & ((down_left & kNotLeft) | (down_right & kNotRight))) |
-            (up & ((up_left & kNotLeft) | (up_right & kNotRight)))) != 0;
+    return can_jump(jump_sources(pos.pieces(side ^ 1)), ~pos.occupied(), down, up);
+  }
+  // The squares from which a piece would jump one of `theirs` in each direction, were
+  // the landing square empty (the square jumped over is 3, 4 or 5 away, by the row's
+  // parity; kEvenRows: columns 1, 3, 5, 7).
+  struct JumpSources {
+    std::uint32_t down_left = 0;
+    std::uint32_t down_right = 0;
+    std::uint32_t up_left = 0;
+    std::uint32_t up_right = 0;
+  };
+  static constexpr JumpSources jump_sources(std::uint32_t theirs) {
+    constexpr std::uint32_t kEvenRows = 0x0F0F0F0FU;
+    constexpr std::uint32_t kOddRows = 0xF0F0F0F0U;
+    return {(theirs >> 4 & kEvenRows) | (theirs >> 3 & kOddRows),
+            (theirs >> 5 & kEvenRows) | (theirs >> 4 & kOddRows),
+            (theirs << 4 & kEvenRows) | (theirs << 5 & kOddRows),
+            (theirs << 3 & kEvenRows) | (theirs << 4 & kOddRows)};
+  }
+  // Whether a piece in `down` (moving towards row 7) or `up` can jump, given the sources
+  // and the empty squares: a jump goes 7 or 9 squares along the numbering.
+  static constexpr bool can_jump(const JumpSources& from, std::uint32_t empty, std::uint32_t down,
+                                 std::uint32_t up) {
+    constexpr std::uint32_t kNotLeft = 0xEEEEEEEEU;   // a jump to column - 2 stays on the board
+    constexpr std::uint32_t kNotRight = 0x77777777U;  // a jump to column + 2 stays on the board
+    return ((down & ((from.down_left & empty >> 7 & kNotLeft) | (from.down_right & empty >> 9 & kNotRight))) |
+            (up & ((from.up_left & empty << 9 & kNotLeft) | (from.up_right & empty << 7 & kNotRight)))) != 0;
   }
 
   // A position whose side to move can capture: captures are compulsory and leave the
@@ -565,7 +578,10 @@ class Checkers {
                                        : (mover == kBlack ? 0xFU << (4 * row_of(31 - std::countl_zero(men)))
                                                           : 0xFU << (4 * row_of(std::countr_zero(men))));
     const bool lead_shared = std::popcount(men & lead_row) > 1;
-    for (std::uint32_t set = pos.pieces(mover); set != 0; set &= set - 1) {
+    const std::uint32_t pieces = pos.pieces(mover);
+    const std::uint32_t kings = pos.kings[mover];
+    const JumpSources sources = jump_sources(pos.pieces(mover ^ 1));  // the other side's pieces do not move
+    for (std::uint32_t set = pieces; set != 0; set &= set - 1) {
       const int to = std::countr_zero(set);
       const std::uint32_t to_bit = 1U << to;
       const bool king = (pos.kings[mover] & to_bit) != 0;
@@ -576,15 +592,21 @@ class Checkers {
       for (std::size_t d = first; d < last; ++d) {
         const int from = kGeometry.step[to][d];
         if (from < 0 || (empty >> from & 1U) == 0) continue;
-        Position previous = pos;
         const std::uint32_t from_bit = 1U << from;
+        const std::uint32_t moved = to_bit | from_bit;
+        // The step was not legal where the mover had a capture before it.
+        const std::uint32_t kings_before = king ? kings ^ moved : kings;
+        const std::uint32_t pieces_before = pieces ^ moved;
+        if (can_jump(sources, empty ^ moved, mover == kBlack ? pieces_before : kings_before,
+                     mover == kWhite ? pieces_before : kings_before))
+          continue;
+        Position previous = pos;
         if (king) {
-          previous.kings[mover] = (previous.kings[mover] & ~to_bit) | from_bit;
+          previous.kings[mover] = kings_before;
         } else {
-          previous.men[mover] = (previous.men[mover] & ~to_bit) | from_bit;
+          previous.men[mover] ^= moved;
         }
         previous.side = static_cast<std::uint8_t>(mover);
-        if (can_capture(previous, mover)) continue;  // the step was not legal: captures come first
         f(previous, king);
       }
     }
