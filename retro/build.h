@@ -30,8 +30,12 @@ struct BuildOptions {
   SolveOptions solve;
   std::uint64_t memory_bytes = std::uint64_t{8} << 30;
   // Tiers with at least this many indices are solved one at a time with every thread;
-  // smaller ones side by side, a thread each.
-  Index shared_tier_indices = Index{1} << 20;
+  // smaller ones side by side, a thread each. Side by side costs less (no contended
+  // cells, no threads started per level) and keeps every core busy while enough tiers
+  // are ready: checkers up to 5 pieces (tiers of up to 4 M indices) on 2 threads took
+  // 26.8 s and 51.0 CPU-s with this at 16 M, 31.7 s and 57.8 CPU-s at 1 M
+  // (docs/BENCHMARKS.md).
+  Index shared_tier_indices = Index{1} << 24;
   // How tiers are written; threads: those of the solve. Quickly, with nothing to choose:
   // zstd's fastest level without a dictionary, blocks of kDefaultBlockBytes. `gamesolver
   // compress` tries every codec and block size for the smallest files and adds
