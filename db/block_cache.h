@@ -1,11 +1,18 @@
 #pragma once
 // The caches of the Prober (db/prober.h):
 //
-// BlockCache: decompressed block images under a byte budget, least recently used out
-// first. It is split into shards by key, each with its own lock, list and share of the
-// budget, so that threads probing different blocks rarely wait for each other; LRU
-// order is exact within a shard. A hit reads the value it needs under the shard's lock
-// (no reference counting, nothing to release); a miss decompresses outside the lock.
+// BlockCache: decompressed block images under a byte budget. It is split into shards by
+// key, each with its own lock, entries and share of the budget; a shard replaces by CLOCK
+// (second chance: Corbató, "A paging experiment with the Multics system", 1968), an
+// approximation of LRU whose hits write nothing but a flag, and that only when it is
+// clear. A hit through the caller's slot (one per block: see with()) takes no lock and
+// writes no line that other threads share: it pins the epoch (db/epoch.h), loads the
+// slot, reads the image, and counts the hit in its own thread's counter. Misses decompress
+// outside the lock and insert under it; evicted entries are unlinked from their slot
+// under the lock and freed once no pinned reader can still hold them.
+//
+//   slot ──> Entry { image, referenced } ──> next ──> ... ──> (ring of the shard)
+//                                             ^ hand: clears referenced, evicts the first clear
 //
 // PositionCache: the codes of recently probed indices, direct-mapped, lock-free: each
 // slot is a tiny sequence lock (Lamport), so a reader that races a writer sees a miss,
@@ -20,6 +27,7 @@
 #include <vector>
 
 #include "core/value.h"
+#include "db/epoch.h"
 
 namespace gs::db {
 
@@ -27,16 +35,20 @@ struct CacheStats {
   std::uint64_t hits = 0;
   std::uint64_t misses = 0;
   std::uint64_t evictions = 0;
-  std::uint64_t uncached = 0;  // blocks too large for a shard's budget: read, not kept
+  std::uint64_t uncached = 0;  // blocks read but not kept: too large for a shard's budget
   std::uint64_t blocks = 0;    // held now
-  std::uint64_t bytes = 0;     // held now, bookkeeping included
+  std::uint64_t bytes = 0;     // held now, bookkeeping and evicted blocks not yet freed included
   std::uint64_t budget = 0;
 };
 
 class BlockCache {
+  struct Entry;
+
  public:
   // What one cached block costs beyond its image: the entry and its map node.
   static constexpr std::uint64_t kEntryOverhead = 96;
+  // The caller's pointer to the entry of one key (see with()); starts null.
+  using Slot = std::atomic<Entry*>;
 
   // shards 0: as many as keep a shard's budget at 1 MiB or more, up to 64.
   explicit BlockCache(std::uint64_t budget_bytes, unsigned shards = 0);
@@ -45,46 +57,56 @@ class BlockCache {
   BlockCache& operator=(const BlockCache&) = delete;
 
   // Returns use(image) for the block of `key`, after load(image) on a miss (load fills
-  // a std::vector<std::uint8_t>& and may throw: nothing is cached then). use runs under
-  // the shard's lock and must be short.
+  // a std::vector<std::uint8_t>& and may throw: nothing is cached then). use must be
+  // short: it runs while the entry is pinned, or under the shard's lock.
   //
   // slot, if not null, is the caller's own pointer for this key (say, one per block of a
   // file), which the cache sets to the block's entry while it holds it, so that a hit
-  // needs no hash look-up. It is only read and written under the key's shard lock: a
-  // slot must belong to one key only and start null.
+  // needs no hash look-up and no lock. A slot must belong to one key only, start null,
+  // and outlive the entry (clear() lets every entry go).
   template <class Load, class Use>
-  auto with(std::uint64_t key, void** slot, Load&& load, Use&& use) {
+  auto with(std::uint64_t key, Slot* slot, Load&& load, Use&& use) {
+    if (slot != nullptr) {
+      const epoch::Pin pin;
+      if (Entry* entry = slot->load(std::memory_order_seq_cst)) {  // see db/epoch.h
+        entry->reference();
+        count_hit(pin.thread_id());
+        return use(entry->image.data());
+      }
+    }
     Shard& shard = shard_of(key);
     {
       const std::lock_guard lock(shard.mutex);
-      if (Entry* entry = find(shard, key, slot)) {
-        ++shard.hits;
-        shard.touch(entry);
-        return use(entry->image.data());
+      if (slot == nullptr) {
+        if (Entry* entry = find(shard, key)) {
+          ++shard.hits;
+          entry->reference();
+          return use(entry->image.data());
+        }
       }
       ++shard.misses;
     }
     std::vector<std::uint8_t> image;
     load(image);
     const std::lock_guard lock(shard.mutex);
-    if (Entry* entry = find(shard, key, slot)) {  // another thread loaded it meanwhile
-      shard.touch(entry);
+    // Another thread may have loaded it meanwhile; under the lock, nothing frees it.
+    if (Entry* entry = slot != nullptr ? slot->load(std::memory_order_relaxed) : find(shard, key)) {
+      entry->reference();
       return use(entry->image.data());
     }
     const std::uint64_t cost = image.capacity() + kEntryOverhead;
-    if (cost > shard_budget_) {
+    if (!make_room(shard, cost)) {
       ++shard.uncached;
       return use(image.data());
     }
     auto* entry = new Entry{key, std::move(image), slot};
     if (slot != nullptr) {
-      *slot = entry;
+      slot->store(entry, std::memory_order_release);
     } else {
       shard.map.emplace(key, entry);
     }
-    shard.link_front(entry);
+    shard.link(entry);
     shard.bytes += cost;
-    while (shard.bytes > shard_budget_) evict_last(shard);
     return use(entry->image.data());
   }
   template <class Load, class Use>
@@ -93,55 +115,86 @@ class BlockCache {
   }
 
   [[nodiscard]] CacheStats stats() const;
+  // Lets every block go (safe while other threads use the cache).
   void clear();
   [[nodiscard]] std::uint64_t budget() const { return budget_; }
 
  private:
-  // An entry of a shard's LRU list (intrusive, most recent first).
+  // An entry of a shard's ring (intrusive, doubly linked: the newest just behind the hand).
   struct Entry {
     std::uint64_t key;
     std::vector<std::uint8_t> image;
-    void** slot;  // the caller's slot pointing here, or null: then the map has the key
+    Slot* slot;  // the caller's slot pointing here, or null: then the map has the key
+    std::atomic<bool> referenced{false};  // hit since the hand last passed
     Entry* previous = nullptr;
     Entry* next = nullptr;
+    std::uint64_t retired = 0;  // the epoch it was evicted in
+
+    // A hit: the flag is written only when clear, so that warm hits write nothing.
+    void reference() {
+      if (!referenced.load(std::memory_order_relaxed)) referenced.store(true, std::memory_order_relaxed);
+    }
   };
   struct alignas(64) Shard {
     std::mutex mutex;
-    Entry* first = nullptr;
-    Entry* last = nullptr;
+    Entry* hand = nullptr;  // the next entry the clock looks at; null when the ring is empty
     std::unordered_map<std::uint64_t, Entry*> map;
+    std::vector<Entry*> retired;  // evicted, freed once no pinned reader can hold them
     std::uint64_t entries = 0;
-    std::uint64_t bytes = 0;
-    std::uint64_t hits = 0;
+    std::uint64_t bytes = 0;  // entries and retired ones
+    std::uint64_t hits = 0;   // through the map (the slots count per thread)
     std::uint64_t misses = 0;
     std::uint64_t evictions = 0;
     std::uint64_t uncached = 0;
 
-    void unlink(Entry* entry) {
-      (entry->previous != nullptr ? entry->previous->next : first) = entry->next;
-      (entry->next != nullptr ? entry->next->previous : last) = entry->previous;
-      --entries;
-    }
-    void link_front(Entry* entry) {
-      entry->previous = nullptr;
-      entry->next = first;
-      (first != nullptr ? first->previous : last) = entry;
-      first = entry;
+    void link(Entry* entry) {
+      if (hand == nullptr) {
+        entry->previous = entry->next = entry;
+        hand = entry;
+      } else {
+        entry->next = hand;
+        entry->previous = hand->previous;
+        hand->previous->next = entry;
+        hand->previous = entry;
+      }
       ++entries;
     }
-    void touch(Entry* entry) {
-      if (entry == first) return;
-      unlink(entry);
-      link_front(entry);
+    void unlink(Entry* entry) {
+      if (entry->next == entry) {
+        hand = nullptr;
+      } else {
+        entry->previous->next = entry->next;
+        entry->next->previous = entry->previous;
+        if (hand == entry) hand = entry->next;
+      }
+      --entries;
     }
   };
+  // Hits through slots, one counter per thread (by epoch::Record::id, the last shared by
+  // the threads beyond), each in its own cache line.
+  static constexpr unsigned kHitCounters = 64;
+  struct alignas(64) HitCounter {
+    std::atomic<std::uint64_t> hits{0};
+  };
 
-  static Entry* find(Shard& shard, std::uint64_t key, void** slot) {
-    if (slot != nullptr) return static_cast<Entry*>(*slot);
+  void count_hit(unsigned thread) {
+    if (thread < kHitCounters - 1) {
+      std::atomic<std::uint64_t>& hits = hit_counters_[thread].hits;  // this thread's alone
+      hits.store(hits.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    } else {
+      hit_counters_[kHitCounters - 1].hits.fetch_add(1, std::memory_order_relaxed);
+    }
+  }
+
+  static Entry* find(Shard& shard, std::uint64_t key) {
     const auto it = shard.map.find(key);
     return it == shard.map.end() ? nullptr : it->second;
   }
-  void evict_last(Shard& shard);
+  // Evicts (and frees what it can) until `cost` more bytes fit the shard's budget; false
+  // if they cannot, now.
+  bool make_room(Shard& shard, std::uint64_t cost);
+  void evict_one(Shard& shard);
+  static void free_retired(Shard& shard, bool all);
 
   Shard& shard_of(std::uint64_t key) {
     key ^= key >> 33;  // a multiplicative mix (MurmurHash3's finalizer)
@@ -154,6 +207,7 @@ class BlockCache {
   std::uint64_t shard_count_;
   std::uint64_t shard_budget_;
   std::unique_ptr<Shard[]> shards_;
+  std::unique_ptr<HitCounter[]> hit_counters_;
 };
 
 class PositionCache {

@@ -56,7 +56,7 @@ const Prober::Open* Prober::open_tier_file(Tier tier, const std::string& name, s
   open->depths = header.depths();
   open->shift =
       open->reader->has_blocks() ? static_cast<unsigned>(std::countr_zero(header.block_positions)) : 0;
-  open->slots = std::make_unique<void*[]>(open->reader->has_blocks() ? header.blocks : 0);
+  open->slots = std::make_unique<BlockCache::Slot[]>(open->reader->has_blocks() ? header.blocks : 0);
   TierTable* table = tables_.back().get();
   if (2 * (opened_.size() + 1) > table->mask + 1) {
     // A table twice the size, filled before it is published; the old one stays valid.

@@ -132,7 +132,7 @@ class Prober {
     bool derivable = false;  // the file holds derivable don't-cares
     bool depths = true;      // the file keeps depths
     // Per block, the block cache's entry while it holds the block (BlockCache::with).
-    std::unique_ptr<void*[]> slots;
+    std::unique_ptr<BlockCache::Slot[]> slots;
   };
   // Open-addressing table Tier -> Open, read without locks; replaced by a larger copy
   // when it fills (old copies are kept until the Prober dies, readers may hold them).
@@ -187,14 +187,21 @@ class Prober {
     if (cacheable) {
       if (const auto code = positions_.find(key)) return *code;
     }
+    // A hit in the block cache costs about what the position cache's does, and storing
+    // every probe would write a line other threads read: only blocks read from the file
+    // leave their value here (it outlives the block's eviction).
     const std::uint64_t block = index >> open.shift;
+    bool loaded = false;
     const ValueCode code = blocks_.with(
         open.number << 40 | block, &open.slots[block],
-        [&](std::vector<std::uint8_t>& image) { open.reader->read_block(block, image); },
+        [&](std::vector<std::uint8_t>& image) {
+          open.reader->read_block(block, image);
+          loaded = true;
+        },
         [&](const std::uint8_t* image) {
           return image_symbol(image, open.bits, index & ((std::uint64_t{1} << open.shift) - 1));
         });
-    if (cacheable) positions_.store(key, code);
+    if (cacheable && loaded) positions_.store(key, code);
     return code;
   }
 
