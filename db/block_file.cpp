@@ -237,6 +237,9 @@ class BlockTier final : public TierReader {
 
 // What a dictionary is trained on, at most (the trainer takes an evenly spread part).
 constexpr std::uint64_t kTrainingSampleBytes = 4 << 20;
+// Bytes of image (evenly spread) on which the codecs and block sizes are compared; the
+// whole tier if it is smaller.
+constexpr std::uint64_t kChoiceSampleBytes = std::uint64_t{1} << 20;
 
 }  // namespace
 
@@ -418,7 +421,7 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
     });
     return out;
   };
-  const auto sample_ranges = spread_ranges(positions, bits, options.choice_sample_bytes);
+  const auto sample_ranges = spread_ranges(positions, bits, kChoiceSampleBytes);
   const auto training_ranges = spread_ranges(positions, bits, kTrainingSampleBytes);
   std::uint64_t sample_positions = 0;
   for (const auto& [first, last] : sample_ranges) sample_positions += last - first;

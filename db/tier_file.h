@@ -109,9 +109,6 @@ struct WriteOptions {
   // Called from several threads at once.
   std::function<bool(Tier, Index)> derivable;
   int threads = 0;  // 0: every core; the file is the same for any count
-  // Bytes of image (evenly spread) on which the codecs and block sizes are compared; the
-  // whole tier if it is smaller.
-  std::uint64_t choice_sample_bytes = std::uint64_t{1} << 20;
 };
 inline constexpr std::size_t kDefaultBlockBytes = 16384;
 // The block sizes (bytes of image) write_tier tries when it chooses: the one giving the
