@@ -335,18 +335,22 @@ class GameDriver final : public Driver {
   // compress --dictionary game: one dictionary trained on images of every built tier up
   // to `pieces`, as `write` would store them: kGameTrainingBytes in all, every tier
   // with a piece of up to kDictionarySampleBytes, the rest in proportion to its size.
-  // Writes the dictionary file and returns its codec, or nullptr when there is too
-  // little to train on.
+  // Writes the dictionary file and returns its codec and path, or a null codec when
+  // there is too little to train on.
   static constexpr std::uint64_t kGameTrainingBytes = std::uint64_t{4} << 20;
-  std::shared_ptr<const db::BlockCodec> game_dictionary(db::Database& database, const CommonOptions& options,
-                                                        int pieces, const db::WriteOptions& write) {
+  struct TrainedDictionary {
+    std::shared_ptr<const db::BlockCodec> codec;
+    std::filesystem::path path;
+  };
+  TrainedDictionary game_dictionary(db::Database& database, const CommonOptions& options, int pieces,
+                                    const db::WriteOptions& write) {
     const unsigned bits = write.encoding == db::Encoding::kWinDrawLoss ? 2 : 8;
     std::vector<std::pair<Tier, std::uint64_t>> images;  // built tiers and their image bytes
     for (const Tier tier : retro::tiers_in_order(game_, pieces)) {
       const db::TierReader* reader = database.find(game_, tier);
       if (reader != nullptr) images.emplace_back(tier, db::image_bytes(reader->header().positions, bits));
     }
-    if (images.empty()) return nullptr;
+    if (images.empty()) return {};
     const std::uint64_t least =
         std::min<std::uint64_t>(db::kDictionarySampleBytes, kGameTrainingBytes / images.size());
     std::uint64_t reserved = 0;
@@ -375,7 +379,7 @@ class GameDriver final : public Driver {
     const std::vector<std::uint8_t> dictionary = db::train_game_dictionary(samples);
     if (dictionary.empty()) {
       if (!options.quiet) fmt::print("too little to train a game dictionary on: none written\n");
-      return nullptr;
+      return {};
     }
     const db::Location where = location(options);
     const auto path = db::write_game_dictionary(
@@ -384,13 +388,16 @@ class GameDriver final : public Driver {
       fmt::print("game dictionary {} ({} bytes) trained on {} bytes of {} tiers\n", path.string(),
                  dictionary.size(), sampled, images.size());
     }
-    return db::shared_zstd_codec(dictionary, write.zstd_level);
+    return {db::shared_zstd_codec(dictionary, write.zstd_level), path};
   }
 
   // Rewrites every tier in format v2 with the chosen encoding and codec, a tier at a time,
   // each atomically: an interrupted run leaves every file whole, old or new. With
   // --dictionary game, the game dictionary's file is written first (under a name of its
-  // own: files still naming an older one stay readable).
+  // own: files still naming an older one stay readable); if the files that chose it save
+  // less than the dictionary file's size (by write_tier's estimates), they are written
+  // again without it and its file is removed. Last, the game dictionaries of this
+  // encoding that no tier file in the directory names any more are removed.
   int compress(const CommonOptions& options, int pieces) override {
     db::Database database(location(options));
     db::WriteOptions write;
@@ -402,32 +409,33 @@ class GameDriver final : public Driver {
     write.zstd_level = options.zstd_level;
     write.derivable = db::derivable_positions(game_);
     if (options.dictionary != "tier") write.dictionary = false;
-    if (options.dictionary == "game" && (options.codec == "auto" || options.codec == "zstd"))
-      write.game_dictionary = game_dictionary(database, options, pieces, write);
+    TrainedDictionary dictionary;
+    if (options.dictionary == "game" && (options.codec == "auto" || options.codec == "zstd")) {
+      dictionary = game_dictionary(database, options, pieces, write);
+      write.game_dictionary = dictionary.codec;
+    }
     std::uint64_t before = 0;
     std::uint64_t after = 0;
     std::uint64_t positions = 0;
     int missing = 0;
+    std::vector<Tier> shared;          // tiers that chose the game dictionary
+    std::uint64_t shared_savings = 0;  // estimated bytes they save with it
     const auto start = std::chrono::steady_clock::now();
-    for (const Tier tier : retro::tiers_in_order(game_, pieces)) {
-      const db::TierReader* reader = database.find(game_, tier);
-      if (reader == nullptr) {
-        ++missing;
-        if (!options.quiet) fmt::print("{:<12} not built\n", game_.tier_name(tier));
-        continue;
-      }
-      db::TierHeader header = reader->header();
-      if (!header.depths() && write.encoding == db::Encoding::kDepth)
-        fail("{} keeps wins, draws and losses only: its depths cannot be restored (rebuild it)",
-             reader->path());
-      const std::vector<ValueCode> codes = tier_codes(*reader, tier, write.threads);
-      before += reader->file_bytes();
+    // Rewrites one tier (opened in database) with `write`; returns its positions (holes
+    // excepted) and its new size.
+    auto rewrite = [&](Tier tier, const db::TierReader& reader) -> std::pair<std::uint64_t, std::uint64_t> {
+      const db::TierHeader header = reader.header();
+      const std::vector<ValueCode> codes = tier_codes(reader, tier, write.threads);
       database.forget(tier);
-      const db::TierHeader written =
-          db::write_tier(location(options).file(header.tier_name), header, codes, write);
-      const auto bytes = std::filesystem::file_size(location(options).file(header.tier_name));
-      after += bytes;
-      positions += written.positions - written.holes;
+      const auto path = location(options).file(header.tier_name);
+      db::WriteChoice choice;
+      const db::TierHeader written = db::write_tier(path, header, codes, write, &choice);
+      if (written.codec == db::Codec::kZstdShared) {
+        shared.push_back(tier);
+        shared_savings +=
+            choice.without_game_dictionary - std::min(choice.without_game_dictionary, choice.bytes);
+      }
+      const auto bytes = std::filesystem::file_size(path);
       if (!options.quiet) {
         fmt::print("{:<12} {:>12} positions  {:>10} bytes  {} {}{}  {:.1f} positions/byte\n",
                    header.tier_name, written.positions - written.holes, bytes,
@@ -435,6 +443,43 @@ class GameDriver final : public Driver {
                    written.codec == db::Codec::kZstd && written.table_bytes > 0 ? "+dictionary" : "",
                    static_cast<double>(written.positions - written.holes) / static_cast<double>(bytes));
       }
+      return {written.positions - written.holes, bytes};
+    };
+    for (const Tier tier : retro::tiers_in_order(game_, pieces)) {
+      const db::TierReader* reader = database.find(game_, tier);
+      if (reader == nullptr) {
+        ++missing;
+        if (!options.quiet) fmt::print("{:<12} not built\n", game_.tier_name(tier));
+        continue;
+      }
+      if (!reader->header().depths() && write.encoding == db::Encoding::kDepth)
+        fail("{} keeps wins, draws and losses only: its depths cannot be restored (rebuild it)",
+             reader->path());
+      before += reader->file_bytes();
+      const auto [stored, bytes] = rewrite(tier, *reader);
+      positions += stored;
+      after += bytes;
+    }
+    if (dictionary.codec != nullptr && !shared.empty()) {
+      const std::uint64_t cost = std::filesystem::file_size(dictionary.path);
+      if (shared_savings < cost) {
+        if (!options.quiet) {
+          fmt::print("the game dictionary saves {} bytes in {} tiers, less than its {}: not kept\n",
+                     shared_savings, shared.size(), cost);
+        }
+        write.game_dictionary = nullptr;
+        for (const Tier tier : std::vector<Tier>(std::move(shared))) {
+          const db::TierReader* reader = database.find(game_, tier);
+          after -= reader->file_bytes();
+          after += rewrite(tier, *reader).second;
+        }
+      } else {
+        after += cost;
+      }
+    }
+    for (const auto& removed :
+         db::remove_unnamed_game_dictionaries(location(options).directory(), write.encoding)) {
+      if (!options.quiet) fmt::print("removed {}: no tier file names it\n", removed.string());
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     fmt::print(

@@ -363,8 +363,17 @@ std::vector<std::vector<std::uint8_t>> dictionary_samples(const TierHeader& head
 }
 
 TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes,
-                      const WriteOptions& options) {
+                      const WriteOptions& options, WriteChoice* choice) {
+  // Codes read from a win/draw/loss file have no depths: its header keeps the longest ones
+  // of the database it was made from, and so does the file written from it.
+  const bool depthless = !header.depths();
+  const Depth longest_win = header.longest_win;
+  const Depth longest_loss = header.longest_loss;
   io::count_values(header, codes);
+  if (depthless) {
+    header.longest_win = std::max(header.longest_win, longest_win);
+    header.longest_loss = std::max(header.longest_loss, longest_loss);
+  }
   header.version = kFormatVersion;
   header.encoding = options.encoding;
   header.value_bytes = 0;
@@ -431,6 +440,7 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
   std::shared_ptr<const BlockCodec> chosen;
   std::uint64_t chosen_block_positions = block_sizes.front();
   std::uint64_t chosen_bytes = std::numeric_limits<std::uint64_t>::max();
+  std::uint64_t without_game_dictionary = std::numeric_limits<std::uint64_t>::max();
   for (const std::uint64_t block_positions : block_sizes) {
     const auto sample = images_of(symbols, bits, block_positions, sample_ranges);
     const std::vector<std::span<const std::uint8_t>> sample_spans(sample.begin(), sample.end());
@@ -455,6 +465,8 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
           index_bytes(blocks) + codec->table().size() +
           static_cast<std::uint64_t>(static_cast<double>(sample_bytes) * static_cast<double>(positions) /
                                      static_cast<double>(std::max<std::uint64_t>(sample_positions, 1)));
+      if (candidate.codec != Codec::kZstdShared)
+        without_game_dictionary = std::min(without_game_dictionary, bytes);
       if (bytes < chosen_bytes) {
         chosen = std::move(codec);
         chosen_bytes = bytes;
@@ -462,6 +474,7 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
       }
     }
   }
+  if (choice != nullptr) *choice = {chosen_bytes, without_game_dictionary};
   header.block_positions = chosen_block_positions;
   header.blocks = (positions + header.block_positions - 1) / header.block_positions;
   const std::uint64_t blocks = header.blocks;

@@ -8,9 +8,11 @@
 #include <unistd.h>
 #include <xxhash.h>
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -200,6 +202,62 @@ std::shared_ptr<const BlockCodec> open_game_dictionary(const std::string& tier_p
   }
   cache[path] = {contents.stamp, identity, owner.game, owner.variant, owner.rules, owner.encoding, codec};
   return codec;
+}
+
+std::optional<std::vector<std::uint64_t>> game_dictionaries_named(const std::filesystem::path& directory,
+                                                                  Encoding encoding) {
+  std::vector<std::uint64_t> named;
+  std::error_code error;
+  for (const auto& item : std::filesystem::directory_iterator(directory, error)) {
+    if (item.path().extension() != ".gsdb") continue;
+    std::ifstream file(item.path(), std::ios::binary);
+    std::array<std::uint8_t, kHeaderSize> header{};
+    if (!file.read(reinterpret_cast<char*>(header.data()), header.size())) return std::nullopt;
+    if (std::memcmp(header.data(), io::kMagic.data(), io::kMagic.size()) != 0 ||
+        get_u64(header.data() + 248) != XXH3_64bits(header.data(), 248))
+      return std::nullopt;
+    const std::uint32_t version = io::get_u32(header.data() + 8);
+    if (version == kFormatVersion1) continue;  // values only
+    if (version != kFormatVersion && version != kFormatVersion3) return std::nullopt;
+    // docs/FORMAT.md: encoding at 204, codec at 206, blocks at 216, table bytes at 224;
+    // the table follows the block index.
+    if (header[204] != static_cast<std::uint8_t>(encoding) ||
+        header[206] != static_cast<std::uint8_t>(Codec::kZstdShared))
+      continue;
+    const std::uint64_t blocks = get_u64(header.data() + 216);
+    std::vector<std::uint8_t> table(
+        get_u64(header.data() + 224) == kDictionaryIdentityBytes ? kDictionaryIdentityBytes : 0);
+    if (table.empty() || blocks > (std::uint64_t{1} << 40)) return std::nullopt;
+    file.seekg(static_cast<std::streamoff>(kHeaderSize + (2 * blocks + 1) * 8));
+    if (!file.read(reinterpret_cast<char*>(table.data()), static_cast<std::streamsize>(table.size())))
+      return std::nullopt;
+    try {
+      named.push_back(parse_dictionary_identity(table).checksum);
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  }
+  if (error) return std::nullopt;
+  return named;
+}
+
+std::vector<std::filesystem::path> remove_unnamed_game_dictionaries(const std::filesystem::path& directory,
+                                                                    Encoding encoding) {
+  std::vector<std::filesystem::path> removed;
+  const auto named = game_dictionaries_named(directory, encoding);
+  if (!named) return removed;
+  const std::string prefix = fmt::format("dictionary-{}-", encoding_name(encoding));
+  std::error_code error;
+  for (const auto& item : std::filesystem::directory_iterator(directory, error)) {
+    const std::string name = item.path().filename().string();
+    if (!name.starts_with(prefix) || !name.ends_with(kDictionarySuffix)) continue;
+    const bool kept = std::any_of(named->begin(), named->end(), [&](std::uint64_t checksum) {
+      return item.path() == game_dictionary_path(directory, encoding, checksum);
+    });
+    if (!kept) removed.push_back(item.path());
+  }
+  for (const auto& path : removed) std::filesystem::remove(path);
+  return removed;
 }
 
 std::vector<std::uint8_t> train_game_dictionary(const std::vector<std::vector<std::uint8_t>>& samples) {

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -70,6 +71,16 @@ std::filesystem::path write_game_dictionary(const std::filesystem::path& directo
 // variant, rules and encoding.
 std::shared_ptr<const BlockCodec> open_game_dictionary(const std::string& tier_path, const TierHeader& header,
                                                        std::span<const std::uint8_t> table);
+
+// The checksums of the game dictionaries of `encoding` that tier files (*.gsdb) in
+// directory name, nullopt if a tier file there cannot be read (it might name any).
+std::optional<std::vector<std::uint64_t>> game_dictionaries_named(const std::filesystem::path& directory,
+                                                                  Encoding encoding);
+
+// Removes the game dictionary files of `encoding` in directory that no tier file there
+// names (none if a tier file cannot be read); returns the files removed.
+std::vector<std::filesystem::path> remove_unnamed_game_dictionaries(const std::filesystem::path& directory,
+                                                                    Encoding encoding);
 
 // Trains a game's dictionary (up to kGameDictionaryBytes) on the images of every tier
 // (dictionary_samples, db/tier_file.h); empty where there is too little to train on.

@@ -176,8 +176,17 @@ std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const E
 // loss encoding only outcomes are kept. Every block is decompressed again and compared
 // before the file is renamed into place. Throws gs::Error (a full disk among others)
 // and leaves no file.
+//
+// choice, if not null, receives what the chosen codec saves over the others, as estimated
+// from the sample the choice was made on (compress --dictionary game keeps the game
+// dictionary only if the files that chose it save more than its own file costs).
+struct WriteChoice {
+  std::uint64_t bytes = 0;  // the chosen codec's estimate of the file (header excepted)
+  // The smallest estimate without the game dictionary; max if nothing else was tried.
+  std::uint64_t without_game_dictionary = 0;
+};
 TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes,
-                      const WriteOptions& options = {});
+                      const WriteOptions& options = {}, WriteChoice* choice = nullptr);
 
 // What a game dictionary is trained on from one tier (db/game_dictionary.h): images of
 // pieces of up to kDictionarySampleBytes, evenly spaced, budget_bytes in all at most (one
