@@ -69,6 +69,9 @@ struct Geometry {
   std::array<std::array<std::int8_t, 4>, kSquares> step{};
   std::array<std::array<std::int8_t, 4>, kSquares> jump{};
   std::array<std::uint32_t, kSquares> neighbours{};  // the squares a king may step to
+  // By side: the squares a man of that side on a square stepped from (Black's men come
+  // from above, White's from below).
+  std::array<std::array<std::uint32_t, kSquares>, 2> behind{};
   constexpr Geometry() {
     constexpr std::array<int, 4> kRowDelta = {1, 1, -1, -1};
     constexpr std::array<int, 4> kColumnDelta = {-1, 1, -1, 1};
@@ -83,7 +86,10 @@ struct Geometry {
         step[s][d] = static_cast<std::int8_t>(square_at(row + kRowDelta[d], column + kColumnDelta[d]));
         jump[s][d] =
             static_cast<std::int8_t>(square_at(row + 2 * kRowDelta[d], column + 2 * kColumnDelta[d]));
-        if (step[s][d] >= 0) neighbours[s] |= 1U << step[s][d];
+        if (step[s][d] >= 0) {
+          neighbours[s] |= 1U << step[s][d];
+          behind[d < 2 ? 1 : 0][s] |= 1U << step[s][d];  // down: White came from there
+        }
       }
     }
   }
@@ -586,13 +592,10 @@ class Checkers {
       const std::uint32_t to_bit = 1U << to;
       const bool king = (pos.kings[mover] & to_bit) != 0;
       if (!king && (to_bit & lead_row) != 0 && !lead_shared) continue;  // the step raised the leading rank
-      // A man came from behind: Black's from above (directions 2, 3), White's from below.
-      const std::size_t first = king || mover == kWhite ? 0 : 2;
-      const std::size_t last = king || mover == kBlack ? 4 : 2;
-      for (std::size_t d = first; d < last; ++d) {
-        const int from = kGeometry.step[to][d];
-        if (from < 0 || (empty >> from & 1U) == 0) continue;
-        const std::uint32_t from_bit = 1U << from;
+      // A king came from any neighbouring square, a man from behind.
+      const std::uint32_t froms = (king ? kGeometry.neighbours[to] : kGeometry.behind[mover][to]) & empty;
+      for (std::uint32_t rest = froms; rest != 0; rest &= rest - 1) {
+        const std::uint32_t from_bit = rest & (~rest + 1);
         const std::uint32_t moved = to_bit | from_bit;
         // The step was not legal where the mover had a capture before it.
         const std::uint32_t kings_before = king ? kings ^ moved : kings;
@@ -622,13 +625,14 @@ class Checkers {
             colex_among(p.kings[kWhite], men | p.kings[kBlack]);
     return index;
   }
-  // The colex rank of `set` among the squares not in `taken`.
+  // The colex rank of `set` among the squares not in `taken` (the table read directly:
+  // its arguments are in range, and C(n, k) = 0 for k > n is in it).
   static Index colex_among(std::uint32_t set, std::uint32_t taken) {
     Index rank = 0;
-    int k = 1;
+    std::size_t k = 1;
     for (; set != 0; set &= set - 1, ++k) {
-      const int square = std::countr_zero(set);
-      rank += binomial(square - std::popcount(taken & ((1U << square) - 1)), k);
+      const std::uint32_t below = (set & (~set + 1)) - 1;
+      rank += kBinomials.c[static_cast<std::size_t>(std::popcount(below & ~taken))][k];
     }
     return rank;
   }
@@ -638,9 +642,9 @@ class Checkers {
   static Index black_men_index(const Position& p, const Slice& s) {
     if (s.mover_men == 0) return 0;
     Index rank = 0;
-    int k = 1;
+    std::size_t k = 1;
     for (std::uint32_t set = p.men[kBlack]; set != 0; set &= set - 1, ++k)
-      rank += binomial(std::countr_zero(set), k);
+      rank += kBinomials.c[static_cast<std::size_t>(std::countr_zero(set))][k];
     return rank - binomial(4 * (s.mover_lead - 1), s.mover_men);
   }
   static Index men_index(const Position& p, const Slice& s) {
