@@ -41,13 +41,31 @@ struct ColexTable {
 };
 constexpr ColexTable kColex{};
 
+// The 2- and 3-combinations of squares 0..31 in colex order (the order does not depend on
+// the number of squares): Gosper's hack steps from each to the next.
+template <std::size_t N>
+struct ColexSets {
+  std::array<std::uint32_t, N> set{};
+  constexpr explicit ColexSets(int k) {
+    std::uint32_t current = (1U << k) - 1;
+    for (std::uint32_t& entry : set) {
+      entry = current;
+      const std::uint32_t low = current & (~current + 1);
+      const std::uint32_t ripple = current + low;
+      current = ripple | (((current ^ ripple) >> 2) / low);
+    }
+  }
+};
+constexpr ColexSets<496> kColexPairs{2};
+constexpr ColexSets<4960> kColexTriples{3};
+
 // The k-combination of colex rank `rank` among squares 0..n-1 (rank < C(n, k)), as
 // indices: its highest element is the largest x with C(x, k) <= rank, found by a
-// binary search over x in [k - 1, k + 30].
+// binary search over x in [k - 1, k + 30]; the last two or three elements from a table.
 std::uint32_t colex_unrank(Index rank, int n, int k) {
   (void)n;
   std::uint32_t set = 0;
-  for (; k >= 2; --k) {
+  for (; k >= 4; --k) {
     const auto& row = kColex.c[static_cast<std::size_t>(k)];
     std::size_t x = static_cast<std::size_t>(k) - 1;
     for (std::size_t step = 16; step != 0; step >>= 1) {
@@ -56,7 +74,12 @@ std::uint32_t colex_unrank(Index rank, int n, int k) {
     rank -= row[x];
     set |= 1U << x;
   }
-  return k == 1 ? set | 1U << rank : set;  // C(x, 1) = x
+  switch (k) {
+    case 3: return set | kColexTriples.set[rank];
+    case 2: return set | kColexPairs.set[rank];
+    case 1: return set | 1U << rank;  // C(x, 1) = x
+    default: return set;
+  }
 }
 
 // The set `compact` (indices among the squares not in `taken`) as squares: a gap opened
