@@ -3,8 +3,8 @@
 // weighted by tier size:
 //
 //   Warm    the block cache holds every block (budget above the decompressed size,
-//           warmed before timing): a probe is a position-cache look-up, a shard lock,
-//           a slot look-up and a value read
+//           warmed before timing): a probe is a position-cache look-up, an epoch pin
+//           (no lock), a slot look-up and a value read
 //   Cold    no block cache and no position cache: every probe checks and decompresses
 //           its block from the mapped file (the OS page cache is warm: the files were
 //           read just before)
