@@ -161,7 +161,8 @@ class TierSolver {
         }
       } else {
         for (Index i = begin; i < end; ++i) {
-          if (const std::optional<Position> pos = game_.unrank(tier_, i)) scan(i, *pos, thread);  // else a hole
+          if (const std::optional<Position> pos = game_.unrank(tier_, i))
+            scan(i, *pos, thread);  // else a hole
         }
       }
       progress.add(end - begin);
