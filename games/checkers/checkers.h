@@ -328,15 +328,20 @@ class Checkers {
   // the same free squares; where it is the last one, the index starts a new men or
   // mover-king placement (or the reversed slice) and is unranked anew.
   static bool unrank_next(Tier tier, Index index, Position& pos) {
+    // pos is read and changed in place, seen with the side to move as Black (turned where
+    // White is to move): a copy would be read back wider than it was written, and stall.
     const bool flipped = pos.side != kBlack;
-    Position p = flipped ? reversed(pos) : pos;
-    const int side = p.kings[kWhite] != 0 ? kWhite : kBlack;
-    const std::uint64_t kings = p.kings[side];
+    auto seen = [flipped](std::uint32_t set) { return flipped ? turned(set) : set; };
+    const int black = flipped ? kWhite : kBlack;  // the colour seen as Black
+    const std::uint32_t white_kings = seen(pos.kings[black ^ 1]);
+    const int side = white_kings != 0 ? kWhite : kBlack;  // as seen
+    const std::uint64_t kings = side == kWhite ? white_kings : seen(pos.kings[black]);
     if (kings == 0) {
       pos = *unrank(tier, index);
       return true;
     }
-    const std::uint32_t taken = p.men[kBlack] | p.men[kWhite] | (side == kWhite ? p.kings[kBlack] : 0U);
+    const std::uint32_t taken =
+        seen(pos.men[kBlack] | pos.men[kWhite] | (side == kWhite ? pos.kings[black] : 0U));
     // The kings as indices among the free squares: a gap closed at each taken square,
     // highest first.
     std::uint64_t compact = kings;
@@ -360,8 +365,7 @@ class Checkers {
       const std::uint32_t below = (rest & (~rest + 1)) - 1;
       set = (set & below) | ((set & ~below) << 1);
     }
-    p.kings[side] = set;
-    pos = flipped ? reversed(p) : p;
+    pos.kings[side == kWhite ? black ^ 1 : black] = seen(set);
     return true;
   }
 
