@@ -1,7 +1,8 @@
 #pragma once
 // Probing databases in real time (search, the server, the CLI's probe and play), after
 // Chinook: files memory-mapped, one probe decompresses at most one block, decompressed
-// blocks kept in an LRU cache under a byte budget, recent positions in a small cache.
+// blocks kept in a cache under a byte budget (CLOCK, an approximation of LRU whose hits
+// take no lock), recent positions in a small cache.
 //
 //   probe(game, pos)            the rules' value if the game is over, else the stored value
 //     terminal? ──> rules
