@@ -362,6 +362,32 @@ std::vector<std::vector<std::uint8_t>> dictionary_samples(const TierHeader& head
   return images_of(symbols, bits, piece, ranges);
 }
 
+std::optional<NamedDictionary> game_dictionary_of(const std::filesystem::path& path) {
+  const std::string name = path.string();
+  const io::MappedFile file(name);
+  if (file.size() < kHeaderSize)
+    fail("{}: truncated database file ({} bytes, the header alone is {})", name, file.size(), kHeaderSize);
+  const std::uint8_t* bytes = file.data();
+  if (std::memcmp(bytes, io::kMagic.data(), io::kMagic.size()) != 0)
+    fail("{}: not a gamesolver database file (bad magic)", name);
+  const std::uint32_t version = io::get_u32(bytes + 8);
+  if (version == kFormatVersion1) return std::nullopt;  // values only
+  if (version != kFormatVersion && version != kFormatVersion3)
+    fail("{}: format version {} is not supported", name, version);
+  const TierHeader h = decode_v2(bytes, name);
+  if (h.codec != Codec::kZstdShared) return std::nullopt;
+  if (h.blocks > file.size() / 16 || h.table_bytes > file.size() ||
+      kHeaderSize + index_bytes(h.blocks) + h.table_bytes > file.size())
+    fail("{}: truncated database file ({} bytes)", name, file.size());
+  try {
+    return NamedDictionary{
+        h.encoding,
+        parse_dictionary_identity({bytes + kHeaderSize + index_bytes(h.blocks), h.table_bytes}).checksum};
+  } catch (const Error& e) {
+    fail("{}: {}", name, e.what());
+  }
+}
+
 TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes,
                       const WriteOptions& options, WriteChoice* choice) {
   // Codes read from a win/draw/loss file have no depths: its header keeps the longest ones

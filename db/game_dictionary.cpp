@@ -12,7 +12,6 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <utility>
@@ -210,31 +209,11 @@ std::optional<std::vector<std::uint64_t>> game_dictionaries_named(const std::fil
   std::error_code error;
   for (const auto& item : std::filesystem::directory_iterator(directory, error)) {
     if (item.path().extension() != ".gsdb") continue;
-    std::ifstream file(item.path(), std::ios::binary);
-    std::array<std::uint8_t, kHeaderSize> header{};
-    if (!file.read(reinterpret_cast<char*>(header.data()), header.size())) return std::nullopt;
-    if (std::memcmp(header.data(), io::kMagic.data(), io::kMagic.size()) != 0 ||
-        get_u64(header.data() + 248) != XXH3_64bits(header.data(), 248))
-      return std::nullopt;
-    const std::uint32_t version = io::get_u32(header.data() + 8);
-    if (version == kFormatVersion1) continue;  // values only
-    if (version != kFormatVersion && version != kFormatVersion3) return std::nullopt;
-    // docs/FORMAT.md: encoding at 204, codec at 206, blocks at 216, table bytes at 224;
-    // the table follows the block index.
-    if (header[204] != static_cast<std::uint8_t>(encoding) ||
-        header[206] != static_cast<std::uint8_t>(Codec::kZstdShared))
-      continue;
-    const std::uint64_t blocks = get_u64(header.data() + 216);
-    std::vector<std::uint8_t> table(
-        get_u64(header.data() + 224) == kDictionaryIdentityBytes ? kDictionaryIdentityBytes : 0);
-    if (table.empty() || blocks > (std::uint64_t{1} << 40)) return std::nullopt;
-    file.seekg(static_cast<std::streamoff>(kHeaderSize + (2 * blocks + 1) * 8));
-    if (!file.read(reinterpret_cast<char*>(table.data()), static_cast<std::streamsize>(table.size())))
-      return std::nullopt;
     try {
-      named.push_back(parse_dictionary_identity(table).checksum);
+      const std::optional<NamedDictionary> dictionary = game_dictionary_of(item.path());
+      if (dictionary && dictionary->encoding == encoding) named.push_back(dictionary->checksum);
     } catch (const Error&) {
-      return std::nullopt;
+      return std::nullopt;  // a file that cannot be read might name any of them
     }
   }
   if (error) return std::nullopt;

@@ -207,6 +207,15 @@ void remove_stale_temporaries(const std::filesystem::path& path);
 // The same for every tier file's temporaries in a directory.
 void remove_stale_temporaries_in(const std::filesystem::path& directory);
 
+// The game dictionary (db/game_dictionary.h) a tier file names: its encoding and the
+// XXH3 of the dictionary; nullopt where the file uses another codec (or is of format v1).
+// Reads the header and the codec's table; throws where they are missing or damaged.
+struct NamedDictionary {
+  Encoding encoding = Encoding::kDepth;
+  std::uint64_t checksum = 0;
+};
+std::optional<NamedDictionary> game_dictionary_of(const std::filesystem::path& path);
+
 // Whether a complete, consistent file for the expected tier is at path.
 bool tier_file_good(const std::filesystem::path& path, const Expected& expected);
 

@@ -12,6 +12,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -199,6 +200,15 @@ TYPED_TEST(GameDictionary, UnnamedDictionariesAreRemoved) {
   compress<TypeParam>(dir.path(), Encoding::kDepth, "game");
   const fs::path directory = db::Location::of(game, dir.path()).directory();
   const auto kept = test::files_named(dir.path(), std::string(db::kDictionarySuffix));
+  {
+    // The tier files name the dictionaries kept, and only those (checkers keeps none).
+    const auto named = db::game_dictionaries_named(directory, Encoding::kDepth);
+    ASSERT_TRUE(named.has_value());
+    const std::set<std::uint64_t> distinct(named->begin(), named->end());
+    EXPECT_EQ(distinct.size(), kept.size());
+    for (const std::uint64_t checksum : distinct)
+      EXPECT_TRUE(fs::exists(db::game_dictionary_path(directory, Encoding::kDepth, checksum)));
+  }
   const fs::path stale = db::game_dictionary_path(directory, Encoding::kDepth, 0x0123456789abcdef);
   const fs::path other = db::game_dictionary_path(directory, Encoding::kWinDrawLoss, 0x0123456789abcdef);
   test::write_file(stale, "stale");
@@ -215,6 +225,17 @@ TYPED_TEST(GameDictionary, UnnamedDictionariesAreRemoved) {
   const auto named = db::game_dictionaries_named(directory, Encoding::kDepth);
   ASSERT_TRUE(named.has_value());
   EXPECT_TRUE(named->empty());
+  // A tier file whose header is damaged might name any dictionary: none is removed.
+  const auto tiers = test::files_named(dir.path(), ".gsdb");
+  ASSERT_FALSE(tiers.empty());
+  const fs::path damaged = dir.path() / tiers.front();
+  std::string bytes = test::read_file(damaged);
+  bytes[20] = static_cast<char>(bytes[20] ^ 1);
+  test::write_file(damaged, bytes);
+  EXPECT_FALSE(db::game_dictionaries_named(directory, Encoding::kDepth).has_value());
+  test::write_file(stale, "stale");
+  EXPECT_TRUE(db::remove_unnamed_game_dictionaries(directory, Encoding::kDepth).empty());
+  EXPECT_TRUE(fs::exists(stale));
 }
 
 TYPED_TEST(GameDictionary, DamagedDictionaryIsRefusedNamingIt) {
