@@ -124,7 +124,7 @@ inline constexpr std::uint32_t turned(std::uint32_t set) {
 struct Position {
   std::array<std::uint32_t, 2> men{};    // by colour: Black 0, White 1
   std::array<std::uint32_t, 2> kings{};  //
-  std::uint32_t side = kBlack;           // the side to move (a whole word: copies of a
+  int side = kBlack;                     // the side to move (a whole word: copies of a
                                          // position then never read a part-written word)
   bool operator==(const Position&) const = default;
   [[nodiscard]] std::uint32_t pieces(int colour) const { return men[colour] | kings[colour]; }
