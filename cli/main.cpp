@@ -6,39 +6,23 @@
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <filesystem>
-#include <functional>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include "cli/driver.h"
+#include "app/registry.h"
+#include "cli/commands.h"
 #include "core/error.h"
 #include "server/serve_command.h"
 
 namespace {
 
-using gs::cli::CommonOptions;
-
-struct Command {
-  std::string game;
-  std::string variant;
-  std::vector<std::string> rules;
-  CommonOptions common;
-  int pieces = 4;
-  int max_in_hand = 3;
-  std::string position;
-  std::optional<std::string> from;
-  gs::cli::PlayRequest play;
-  std::optional<std::filesystem::path> pdn;  // probe --pdn
-  int game_number = 1;
-  gs::cli::SolveRequest solve;
-  int depth = 1;
-  bool divide = false;
-};
+using gs::cli::Invocation;
 
 std::string games_help() {
   std::string text = "games:";
-  for (const auto& game : gs::cli::registered_games()) {
+  for (const auto& game : gs::app::registered_games()) {
     text += fmt::format("\n  {:<10} {}", game.name, game.description);
     for (const auto& option : game.option_help) text += fmt::format("\n    --rule {}", option);
   }
@@ -46,7 +30,7 @@ std::string games_help() {
 }
 
 CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
-                      Command& command, bool with_pieces) {
+                      Invocation& command, bool with_pieces) {
   CLI::App* sub = app.add_subcommand(name, description);
   sub->add_option("game", command.game, "the game (see gamesolver --help)")->required();
   sub->add_option("--data", command.common.data, "database directory")->capture_default_str();
@@ -69,8 +53,9 @@ int main(int argc, char** argv) {
       "gamesolver: endgame databases by retrograde analysis, probing, verification and play; proof search"};
   app.footer(games_help());
   app.require_subcommand(1);
-  Command command;
-  std::function<int(gs::cli::Driver&)> run;
+  Invocation command;
+  // Each subcommand's callback names the command it selected.
+  auto select = [&](CLI::App* sub) { sub->callback([&command, sub] { command.command = sub->get_name(); }); };
 
   CLI::App* build =
       add_command(app, "build", "build the databases of every tier up to --pieces", command, true);
@@ -79,15 +64,15 @@ int main(int argc, char** argv) {
   build->add_option("--memory", command.common.memory_gib, "working-memory budget in GiB")
       ->capture_default_str()
       ->check(CLI::Range(1e-5, 1e6));
-  build->add_flag("--mpi", command.common.mpi,
+  build->add_flag("--mpi", command.build.mpi,
                   "run under mpirun: rank 0 hands out tiers, the other ranks build them (--threads and "
                   "--memory per rank); finished tiers are logged, so a restarted run skips them");
   build
-      ->add_option("--mpi-timeout", command.common.mpi_timeout,
+      ->add_option("--mpi-timeout", command.build.mpi_timeout,
                    "seconds a building rank may stay silent before its tier goes to another rank")
       ->capture_default_str()
       ->check(CLI::Range(0.5, 1e6));
-  build->callback([&] { run = [&](gs::cli::Driver& d) { return d.build(command.common, command.pieces); }; });
+  select(build);
 
   CLI::App* extended = add_command(
       app, "extended",
@@ -101,9 +86,8 @@ int main(int argc, char** argv) {
   extended->add_option("--memory", command.common.memory_gib, "working-memory budget in GiB")
       ->capture_default_str()
       ->check(CLI::Range(1e-5, 1e6));
-  extended->add_flag("--json", command.common.json, "JSON output (the build's report goes to stderr)");
-  extended->callback(
-      [&] { run = [&](gs::cli::Driver& d) { return d.extended(command.common, command.max_in_hand); }; });
+  extended->add_flag("--json", command.json, "JSON output (the build's report goes to stderr)");
+  select(extended);
 
   CLI::App* probe = add_command(
       app, "probe", "the value of a position and of every move, or of every ply of a game (--pdn)", command,
@@ -118,14 +102,11 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber)
       ->needs(probe_pdn);
-  probe->add_flag("--json", command.common.json, "JSON output");
+  probe->add_flag("--json", command.json, "JSON output");
   probe->callback([&] {
     if (!command.pdn && probe_position->count() == 0)
       throw CLI::RequiredError("probe: a position or --pdn FILE");
-    run = [&](gs::cli::Driver& d) {
-      if (command.pdn) return d.probe_game(command.common, *command.pdn, command.game_number);
-      return d.probe(command.common, command.position);
-    };
+    command.command = "probe";
   });
 
   CLI::App* verify =
@@ -133,51 +114,49 @@ int main(int argc, char** argv) {
   verify->add_option("--threads", command.common.threads, "threads (default: every core)")
       ->check(CLI::Range(1, 1024));
   verify->add_flag(
-      "--checksums", command.common.checksums,
+      "--checksums", command.verify.checksums,
       "check every block's checksum and the file checksums only (fast), without re-deriving values");
-  verify->callback(
-      [&] { run = [&](gs::cli::Driver& d) { return d.verify(command.common, command.pieces); }; });
+  select(verify);
 
   CLI::App* compress =
       add_command(app, "compress", "rewrite the databases in format v2 with another value encoding or codec",
                   command, true);
-  compress->add_option("--encoding", command.common.encoding, "wdl (win/draw/loss, for probing) or depth")
+  compress->add_option("--encoding", command.compress.encoding, "wdl (win/draw/loss, for probing) or depth")
       ->capture_default_str()
       ->check(CLI::IsMember({"wdl", "depth"}));
-  compress->add_option("--codec", command.common.codec, "auto (the smallest file), rle, zstd or none")
+  compress->add_option("--codec", command.compress.codec, "auto (the smallest file), rle, zstd or none")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "rle", "zstd", "none"}));
   compress
-      ->add_option("--dictionary", command.common.dictionary,
+      ->add_option("--dictionary", command.compress.dictionary,
                    "zstd dictionaries: tier (one in a file where it pays), game (one shared by every tier, "
                    "in a file beside them) or none")
       ->capture_default_str()
       ->check(CLI::IsMember({"tier", "game", "none"}));
-  compress->add_option("--level", command.common.zstd_level, "zstd compression level")
+  compress->add_option("--level", command.compress.zstd_level, "zstd compression level")
       ->capture_default_str()
       ->check(CLI::Range(1, 22));
   compress->add_option("--threads", command.common.threads, "threads (default: every core)")
       ->check(CLI::Range(1, 1024));
-  compress->callback(
-      [&] { run = [&](gs::cli::Driver& d) { return d.compress(command.common, command.pieces); }; });
+  select(compress);
 
   CLI::App* stats =
       add_command(app, "stats", "per tier: positions, wins, draws, losses, depths, file size", command, true);
-  stats->add_flag("--json", command.common.json, "JSON output");
-  stats->callback([&] { run = [&](gs::cli::Driver& d) { return d.stats(command.common, command.pieces); }; });
+  stats->add_flag("--json", command.json, "JSON output");
+  select(stats);
 
   CLI::App* count =
       add_command(app, "count", "count positions from the rules, without databases", command, true);
-  count->add_flag("--json", command.common.json, "JSON output");
-  count->add_flag("--tiers", command.common.per_tier, "a row per tier too");
-  count->add_flag("--materials", command.common.per_material,
+  count->add_flag("--json", command.json, "JSON output");
+  count->add_flag("--tiers", command.per_tier, "a row per tier too");
+  count->add_flag("--materials", command.count.per_material,
                   "a row per material too (checkers: nbk nwk nbp nwp, e.g. 2211; with the end positions of "
                   "each material, so that a piece count's rows add up to its boards)");
-  count->add_flag("--sizes", command.common.sizes_only,
+  count->add_flag("--sizes", command.count.sizes_only,
                   "only the index sizes against the game's baseline (fast: no positions enumerated)");
   count->add_option("--threads", command.common.threads, "threads (default: every core)")
       ->check(CLI::Range(1, 1024));
-  count->callback([&] { run = [&](gs::cli::Driver& d) { return d.count(command.common, command.pieces); }; });
+  select(count);
 
   CLI::App* play =
       add_command(app, "play", "play against the perfect player in the terminal", command, false);
@@ -190,13 +169,13 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::PositiveNumber)
       ->needs(play_pdn);
-  play->add_option("--save", command.play.save,
+  play->add_option("--save", command.play_options.save,
                    "write the game (from its start, or the --pdn game's, to where play ended) to this PDN "
                    "file when play ends");
-  play->add_option("--human", command.play.human,
+  play->add_option("--human", command.play_options.human,
                    "the side you play: white, black, or auto (the side to move)")
       ->check(CLI::IsMember({"white", "black", "auto"}));
-  play->callback([&] { run = [&](gs::cli::Driver& d) { return d.play(command.common, command.play); }; });
+  select(play);
 
   CLI::App* solve =
       add_command(app, "solve",
@@ -212,26 +191,16 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   solve->add_option("--memory", command.solve.memory_gib, "memory for the search's tables and tree, in GiB")
       ->capture_default_str();
-  solve
-      ->add_option("--threads", command.common.threads,
-                   "accepted for the future: the search runs on one thread")
-      ->check(CLI::Range(1, 1024));
-  solve->add_flag("--json", command.common.json, "JSON output");
-  solve->callback([&] {
-    run = [&](gs::cli::Driver& d) { return d.solve(command.common, command.solve, command.position); };
-  });
+  solve->add_flag("--json", command.json, "JSON output");
+  select(solve);
 
   CLI::App* perft = add_command(
       app, "perft", "count the leaves of the move tree to a depth (checks move generation)", command, false);
-  perft->add_option("--from", command.from, "from this position (default: the start)");
-  perft->add_option("--depth", command.depth, "plies")->required()->check(CLI::Range(0, 64));
-  perft->add_flag("--divide", command.divide, "the count below each first move too");
-  perft->add_flag("--json", command.common.json, "JSON output");
-  perft->callback([&] {
-    run = [&](gs::cli::Driver& d) {
-      return d.perft(command.common, command.from, command.depth, command.divide);
-    };
-  });
+  perft->add_option("--from", command.perft.from, "from this position (default: the start)");
+  perft->add_option("--depth", command.perft.depth, "plies")->required()->check(CLI::Range(0, 64));
+  perft->add_flag("--divide", command.perft.divide, "the count below each first move too");
+  perft->add_flag("--json", command.json, "JSON output");
+  select(perft);
 
   gs::server::ServeCommand serve(app);
 
@@ -242,9 +211,9 @@ int main(int argc, char** argv) {
   }
   try {
     if (serve.selected()) return serve.run();
-    const auto& game = gs::cli::find_game(command.game);
-    auto driver = game.make(command.variant, command.rules);
-    return run(*driver);
+    const auto& game = gs::app::find_game(command.game);
+    const auto service = game.make(command.variant, command.rules);
+    return gs::cli::run(command, *service, {std::cin, std::cout, std::cerr});
   } catch (const gs::Error& error) {
     std::fflush(stdout);
     fmt::print(stderr, "gamesolver: error: {}\n", error.what());

@@ -1,11 +1,14 @@
 #pragma once
-// The game interface: what a game provides so that every engine of gamesolver
-// (retrograde analysis, verification, search, play) can run over it.
+// The game contract: everything a game provides so that every part of gamesolver
+// (retrograde analysis, verification, search, play, the command line and the explorer)
+// can run over it. This file is the whole contract; docs/ADDING_A_GAME.md walks through
+// it step by step.
 //
 // A game is a class whose instance holds its rule options (the variant); engines are
 // templates over the class, so the calls below inline into their inner loops. Members
-// marked REQUIRED are checked by the concept `Game`; those marked OPTIONAL are detected
-// with `requires` where an engine or a test can use them.
+// marked REQUIRED are checked by the concept `Game` (engines) and `RegisteredGame` (the
+// registry, app/); those marked OPTIONAL are detected by the concepts below them, and a
+// part of gamesolver that needs one names its concept.
 //
 // Rules (REQUIRED)
 //   Position, Move                  compact value types, cheap to copy.
@@ -41,10 +44,38 @@
 //                                   (a move that keeps the tier). Any symmetric copy of a
 //                                   predecessor may be listed; the engine ranks them.
 //
-// OPTIONAL
+// Registration (REQUIRED of a game the command line and the explorer offer: concept
+// RegisteredGame; the game's folder registers it, docs/ADDING_A_GAME.md)
+//   kDescription                    one line for `gamesolver --help` and the explorer.
+//   from_options(variant, rules)    the game of a variant name ("" for the default) and
+//                                   "key=value" rule options; throws gs::Error.
+//
+// OPTIONAL: the command line and the explorer
+//   option_help()                   a line per rule option for --help (HasOptionHelp).
+//   board_text(pos)                 a diagram for probe and play (HasBoardText).
+//   board()                         how the board looks (core/board.h), for the
+//                                   explorer page; may depend on the variant (HasBoard).
+//   Position::side                  the side to move, 0 or 1 (HasSideToMove); without
+//                                   it, side_to_move() is 0.
+//   kSideNames                      the names of side 0 and 1 (`play --human`); default
+//                                   {"white", "black"} (side_names()).
+//   kPdnGameType                    PDN's GameType number ("21": English checkers),
+//                                   written to game files and checked when reading them
+//                                   (HasPdnGameType); without it files carry [Game "<name>"].
+//   start(white, black)             a family of starts by stones to place per side; it
+//                                   gives the game the `extended` command (HasStartFamily).
+//   material(pos), material_name(c),
+//   end_positions_by_material(n)    boards grouped by material for `count --materials`
+//                                   (HasMaterials).
+//
+// OPTIONAL: counting and indexing
 //   symmetric(pos, out)             every position equivalent to pos under the game's
 //                                   symmetries, pos included (tests, counts).
 //   end_positions(pieces)           the number of end positions by the rules (count).
+//   baseline_size(tier),            the size of a published index for the tier, and
+//   baseline_name()                 whose it is, to print beside ours (count).
+//
+// OPTIONAL: retrograde analysis
 //   keeps_tier(pos, move)           true iff play(pos, move) is not terminal and lies in
 //                                   pos's own tier (answered without ranking);
 //   has_symmetry(pos)               true iff a symmetry other than the identity maps pos
@@ -54,10 +85,14 @@
 //                                   counts them without ranking; and the positions
 //                                   with a move into a position without symmetry have
 //                                   distinct indices (the same fact read backwards).
-//   baseline_size(tier),            the size of a published index for the tier, and
-//   baseline_name()                 whose it is, to print beside ours (count).
-//   board()                         how the board looks (core/board.h), for the
-//                                   explorer page; may depend on the variant.
+//   moves_leaving_tier(pos, out)    (with the two above) the moves of pos that leave its
+//                                   tier, returning how many of its moves stay in it.
+//   unrank_next(tier, index, pos)   where pos is unrank(tier, index - 1) (not a hole),
+//                                   makes pos unrank(tier, index) and returns true, or
+//                                   returns false where index is a hole: a scan in
+//                                   index order steps from position to position.
+//   unmove_indices(tier, pos, out)  the indices in `tier` (pos's tier) of unmoves(pos),
+//                                   in any order; propagation then ranks no predecessor.
 //   derivable(pos)                  true iff pos's value follows cheaply from its moves:
 //                                   a database may store any value there (a "don't
 //                                   care", docs/FORMAT.md) and readers answer it by
@@ -67,11 +102,21 @@
 //                                   is acyclic), and the answer is the same for every
 //                                   symmetric copy of pos. Checkers: the side to move
 //                                   can capture (captures are compulsory).
+//
+// OPTIONAL: search
+//   is_capture(pos, move)           true for a move that takes material: alpha-beta tries
+//                                   such moves first and follows them past its depth
+//                                   limit (quiescence), where they often reach a database.
+//   evaluate(pos)                   a heuristic score of pos for the side to move (larger
+//                                   is better), used only to order moves, never as a value.
+#include <array>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/board.h"
@@ -166,5 +211,107 @@ template <class G>
 concept HasBoard = requires(const G& game) {
   { game.board() } -> std::same_as<Board>;
 };
+
+// OPTIONAL retrograde hooks (see above).
+template <class G>
+concept UnranksInOrder = requires(const G& game, Tier tier, Index index, typename G::Position& pos) {
+  { game.unrank_next(tier, index, pos) } -> std::same_as<bool>;
+};
+
+template <class G>
+concept RanksUnmoves = requires(const G& game, Tier tier, const typename G::Position& pos,
+                                SmallVector<Index, G::kMaxUnmoves>& out) {
+  game.unmove_indices(tier, pos, out);
+};
+
+// OPTIONAL search hooks (see above).
+template <class G>
+concept HasCaptures = requires(const G& game, const typename G::Position& pos, const typename G::Move& move) {
+  { game.is_capture(pos, move) } -> std::convertible_to<bool>;
+};
+
+template <class G>
+concept HasEvaluation = requires(const G& game, const typename G::Position& pos) {
+  { game.evaluate(pos) } -> std::convertible_to<int>;
+};
+
+// Registration (see above).
+template <class G>
+concept RegisteredGame = Game<G> &&
+    requires(const std::string& variant, const std::vector<std::string>& rules) {
+  { G::kDescription } -> std::convertible_to<std::string_view>;
+  { G::from_options(variant, rules) } -> std::same_as<G>;
+};
+
+// OPTIONAL command-line and explorer hooks (see above).
+template <class G>
+concept HasOptionHelp = requires {
+  { G::option_help() } -> std::same_as<std::vector<std::string>>;
+};
+
+template <class G>
+concept HasBoardText = requires(const G& game, const typename G::Position& pos) {
+  { game.board_text(pos) } -> std::convertible_to<std::string>;
+};
+
+template <class G>
+concept HasSideToMove = requires(const typename G::Position& pos) {
+  { pos.side } -> std::convertible_to<int>;
+};
+
+template <class G>
+concept HasSideNames = requires {
+  { G::kSideNames } -> std::convertible_to<std::array<std::string_view, 2>>;
+};
+
+template <class G>
+concept HasPdnGameType = requires {
+  { G::kPdnGameType } -> std::convertible_to<std::string_view>;
+};
+
+template <class G>
+concept HasStartFamily = requires(const G& game, int white, int black) {
+  { game.start(white, black) } -> std::same_as<typename G::Position>;
+};
+
+template <class G>
+concept HasMaterials = requires(const G& game, const typename G::Position& pos, std::uint32_t code,
+                                int pieces) {
+  { G::material(pos) } -> std::same_as<std::uint32_t>;
+  { G::material_name(code) } -> std::same_as<std::string>;
+  {
+    G::end_positions_by_material(pieces)
+    } -> std::same_as<std::vector<std::pair<std::uint32_t, std::uint64_t>>>;
+};
+
+// The side to move of pos: Position::side, or 0 for games whose positions do not say.
+template <Game G>
+int side_to_move(const typename G::Position& pos) {
+  if constexpr (HasSideToMove<G>) {
+    return static_cast<int>(pos.side);
+  } else {
+    return 0;
+  }
+}
+
+// The names of side 0 and side 1.
+template <Game G>
+std::array<std::string_view, 2> side_names() {
+  if constexpr (HasSideNames<G>) {
+    return G::kSideNames;
+  } else {
+    return {"white", "black"};
+  }
+}
+
+// The rule options' help lines, none for a game without options.
+template <Game G>
+std::vector<std::string> option_help() {
+  if constexpr (HasOptionHelp<G>) {
+    return G::option_help();
+  } else {
+    return {};
+  }
+}
 
 }  // namespace gs

@@ -4,22 +4,18 @@
 
 namespace gs {
 
-std::string Value::to_string() const {
-  switch (outcome_) {
-    case Outcome::kWin: return fmt::format("win in {}", depth_);
-    case Outcome::kLoss: return fmt::format("loss in {}", depth_);
+const char* outcome_name(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::kWin: return "win";
+    case Outcome::kLoss: return "loss";
     case Outcome::kDraw: break;
   }
   return "draw";
 }
 
-std::string Value::short_string() const {
-  switch (outcome_) {
-    case Outcome::kWin: return fmt::format("W{}", depth_);
-    case Outcome::kLoss: return fmt::format("L{}", depth_);
-    case Outcome::kDraw: break;
-  }
-  return "D";
+std::string Value::to_string() const {
+  if (is_draw()) return outcome_name(outcome_);
+  return fmt::format("{} in {}", outcome_name(outcome_), depth_);
 }
 
 }  // namespace gs

@@ -28,6 +28,9 @@ inline constexpr Depth kMaxDepth = (kCodeLimit - 4) / 2;
 
 enum class Outcome : std::uint8_t { kLoss, kDraw, kWin };
 
+// "win", "draw" or "loss": the one spelling of outcomes in text and JSON.
+const char* outcome_name(Outcome outcome);
+
 class Value {
  public:
   constexpr Value() = default;
@@ -81,8 +84,7 @@ class Value {
 
   constexpr bool operator==(const Value&) const = default;
 
-  [[nodiscard]] std::string to_string() const;     // "win in 5", "draw", "loss in 0"
-  [[nodiscard]] std::string short_string() const;  // "W5", "D", "L0"
+  [[nodiscard]] std::string to_string() const;  // "win in 5", "draw", "loss in 0"
 
  private:
   constexpr Value(Outcome outcome, Depth depth) : outcome_(outcome), depth_(depth) {}

@@ -120,8 +120,6 @@ class Prober {
   }
 
   [[nodiscard]] ProberStats stats() const;
-  // Empties the block cache (for benchmarks of cold probes).
-  void clear_block_cache() { blocks_.clear(); }
 
  private:
   struct Open {

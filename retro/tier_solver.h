@@ -82,23 +82,6 @@ struct Summary {
   }
 };
 
-// OPTIONAL (beside core/game.h's): unrank_next(tier, index, pos), where pos is
-// unrank(tier, index - 1) (not a hole), makes pos unrank(tier, index) and returns true,
-// or returns false where index is a hole; a scan in index order steps from position to
-// position instead of unranking each.
-template <class G>
-concept UnranksInOrder = requires(const G& game, Tier tier, Index index, typename G::Position& pos) {
-  { game.unrank_next(tier, index, pos) } -> std::same_as<bool>;
-};
-
-// OPTIONAL: unmove_indices(tier, pos, out) fills out with the indices in `tier` (pos's
-// tier) of unmoves(pos), in any order; propagation then ranks no predecessor itself.
-template <class G>
-concept RanksUnmoves = requires(const G& game, Tier tier, const typename G::Position& pos,
-                                SmallVector<Index, G::kMaxUnmoves>& out) {
-  game.unmove_indices(tier, pos, out);
-};
-
 struct SolveOptions {
   int threads = default_threads();
   bool quiet = false;

@@ -55,7 +55,7 @@ std::optional<Inconsistency> verify_tier(const G& game, db::Database& database, 
   };
   auto text = [&](const Value& value) {
     if (depths) return value.to_string();
-    return std::string(value.is_win() ? "win" : value.is_loss() ? "loss" : "draw");
+    return std::string(outcome_name(value.outcome()));
   };
   auto stored_value = [&](const Ranked& ranked) -> ValueCode {
     for (const auto& [t, reader] : readers) {

@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 build=${1:-build}
 mapfile -t sources < <(git ls-files '*.cpp' '*.h')
 clang-format --dry-run --Werror "${sources[@]}"
-mapfile -t units < <(git ls-files 'core/*.cpp' 'games/*.cpp' 'db/*.cpp' 'retro/*.cpp' 'cli/*.cpp' 'server/*.cpp' 'dist/*.cpp')
+# The units the build compiles (dist/no_mpi.cpp only in a build without MPI).
+mapfile -t units < <(git ls-files 'core/*.cpp' 'games/*.cpp' 'db/*.cpp' 'retro/*.cpp' 'app/*.cpp' 'cli/*.cpp' \
+  'server/*.cpp' 'dist/*.cpp' 'tests/games/*.cpp' | while read -r unit; do
+  grep -q "\"file\": \"$PWD/$unit\"" "$build/compile_commands.json" && echo "$unit"
+done)
 printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -n 1 clang-tidy -p "$build" --quiet
 echo "lint: clean"

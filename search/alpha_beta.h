@@ -58,7 +58,7 @@
 #include "db/database.h"
 #include "search/bound_table.h"
 #include "search/databases.h"
-#include "search/hooks.h"
+#include "core/game.h"
 #include "search/key.h"
 #include "search/proof_leaves.h"
 #include "search/report.h"

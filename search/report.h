@@ -105,7 +105,7 @@ struct Answer {
   }
   [[nodiscard]] std::string text() const {
     if (value) return value->to_string();
-    if (known()) return lowest == Outcome::kWin ? "win" : lowest == Outcome::kDraw ? "draw" : "loss";
+    if (known()) return outcome_name(lowest);
     if (lowest == Outcome::kDraw) return "at least a draw";
     if (highest == Outcome::kDraw) return "at most a draw";
     return "unknown";

@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "app/input_error.h"
+#include "app/position_report.h"
 #include "core/error.h"
 
 namespace gs::server {
@@ -19,12 +21,12 @@ class NotFound : public Error {
   using Error::Error;
 };
 
-const cli::GameEntry& find(const std::string& name) {
-  for (const cli::GameEntry& game : cli::registered_games()) {
+const app::GameEntry& find(const std::string& name) {
+  for (const app::GameEntry& game : app::registered_games()) {
     if (game.name == name) return game;
   }
   try {
-    cli::find_game(name);  // throws the message that lists the known games
+    app::find_game(name);  // throws the message that lists the known games
   } catch (const Error& error) {
     throw NotFound(error.what());
   }
@@ -54,7 +56,7 @@ Reply guarded(Body&& body) {
     return body();
   } catch (const NotFound& error) {
     return error_reply(404, error.what());
-  } catch (const cli::InputError& error) {
+  } catch (const app::InputError& error) {
     return error_reply(400, error.what());
   } catch (const Error& error) {
     return error_reply(500, error.what());
@@ -67,27 +69,27 @@ Reply guarded(Body&& body) {
 
 Reply error_reply(int status, const std::string& message) { return {status, {{"error", message}}}; }
 
-Api::Variant& Api::variant(const cli::GameEntry& game, const std::string& name) {
-  std::unique_ptr<cli::Driver> driver;
+Api::Variant& Api::variant(const app::GameEntry& game, const std::string& name) {
+  std::unique_ptr<app::GameService> service;
   try {
     auto [variant, rules] = split_variant(name);
-    driver = game.make(variant, rules);
+    service = game.make(variant, rules);
   } catch (const Error& error) {
     throw NotFound(fmt::format("unknown variant '{}' of {}: {}", name, game.name, error.what()));
   }
-  const db::Location location = driver->database_location(data_);
+  const db::Location location = service->database_location(data_);
   const std::string key = game.name + "/" + location.directory().filename().string();
   const std::lock_guard lock(mutex_);
   auto& slot = variants_[key];
   if (!slot) {
     slot = std::make_unique<Variant>();
     slot->database = std::make_unique<db::Database>(location);
-    slot->driver = std::move(driver);
+    slot->service = std::move(service);
   }
   return *slot;
 }
 
-nlohmann::json Api::describe(const cli::GameEntry& game) {
+nlohmann::json Api::describe(const app::GameEntry& game) {
   // The standard variant first, then every other variant with a database directory.
   std::vector<std::string> names = {""};
   std::error_code error;
@@ -107,12 +109,12 @@ nlohmann::json Api::describe(const cli::GameEntry& game) {
     } catch (const NotFound&) {
       continue;  // a directory that is no variant of the game
     }
-    const nlohmann::json databases = found->driver->databases(data_);
+    const nlohmann::json databases = found->service->databases(data_);
     const std::string directory = databases.at("directory");
     if (!name.empty() && name != directory) continue;  // a spelling of a variant listed already
     if (std::find(seen.begin(), seen.end(), directory) != seen.end()) continue;
     seen.push_back(directory);
-    nlohmann::json description = found->driver->describe();
+    nlohmann::json description = found->service->describe();
     if (out.is_null()) {
       out = {{"name", game.name},
              {"description", game.description},
@@ -135,7 +137,7 @@ nlohmann::json Api::describe(const cli::GameEntry& game) {
 Reply Api::games() {
   return guarded([&] {
     nlohmann::json games = nlohmann::json::array();
-    for (const cli::GameEntry& game : cli::registered_games()) games.push_back(describe(game));
+    for (const app::GameEntry& game : app::registered_games()) games.push_back(describe(game));
     return Reply{200, {{"games", games}}};
   });
 }
@@ -147,15 +149,15 @@ Reply Api::game(const std::string& name) {
 Reply Api::position(const std::string& name, const std::optional<std::string>& position,
                     const std::optional<std::string>& variant_name, const std::optional<std::string>& move) {
   return guarded([&] {
-    const cli::GameEntry& game = find(name);
+    const app::GameEntry& game = find(name);
     Variant& found = variant(game, variant_name.value_or(""));
     if (!position || position->empty()) {
-      throw cli::InputError("missing parameter p: the position text, or 'start'");
+      throw app::InputError("missing parameter p: the position text, or 'start'");
     }
     if (position->size() > kMaxTextLength || (move && move->size() > kMaxTextLength)) {
-      throw cli::InputError(fmt::format("position or move text longer than {} characters", kMaxTextLength));
+      throw app::InputError(fmt::format("position or move text longer than {} characters", kMaxTextLength));
     }
-    nlohmann::json report = found.driver->report(*found.database, *position, move);
+    nlohmann::json report = app::to_json(found.service->report(*found.database, *position, move));
     if (move) report["played"] = *move;
     return Reply{200, std::move(report)};
   });

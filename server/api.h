@@ -8,7 +8,7 @@
 //   GET /api/v1/games/<game>                   one of them
 //   GET /api/v1/games/<game>/positions?p=<position text>[&variant=<v>][&move=<m>]
 //                                              the report of a position (after the
-//                                              move m when given): cli/position_report.h
+//                                              move m when given): app/position_report.h
 //
 // A variant is named as its database directory: the variant, then its non-default rule
 // options, comma separated ("standard", "standard,elephant_takes_rat=off"). Errors are
@@ -23,7 +23,7 @@
 #include <optional>
 #include <string>
 
-#include "cli/driver.h"
+#include "app/registry.h"
 #include "db/database.h"
 
 namespace gs::server {
@@ -52,12 +52,12 @@ class Api {
   // tier files are the warm cache. The number of variants is bounded by the games' rule
   // options, so is this map.
   struct Variant {
-    std::unique_ptr<cli::Driver> driver;
+    std::unique_ptr<app::GameService> service;
     std::unique_ptr<db::Database> database;
   };
   // Throws NotFound for an unknown game or variant.
-  Variant& variant(const cli::GameEntry& game, const std::string& name);
-  nlohmann::json describe(const cli::GameEntry& game);
+  Variant& variant(const app::GameEntry& game, const std::string& name);
+  nlohmann::json describe(const app::GameEntry& game);
 
   std::filesystem::path data_;
   std::mutex mutex_;

@@ -205,6 +205,20 @@ TEST(Cli, HelpAndUsage) {
   EXPECT_NE(gamesolver(dir, {"build", "jungle", "--pieces", "two"}).exit_code, 0);
 }
 
+// A build without MPI (cmake -DGAMESOLVER_MPI=OFF, the ThreadSanitizer job of
+// scripts/test.sh) says so for --mpi; with MPI, the MPI tests (tests/mpi_build_test.sh)
+// run it under mpirun.
+TEST(Cli, MpiIsOptional) {
+  TempDir dir;
+  const std::string data = (dir.path() / "data").string();
+  const RunResult help = gamesolver(dir, {"build", "--help"});
+  EXPECT_NE(help.out.find("--mpi"), std::string::npos) << help.out;
+  if (!GAMESOLVER_WITH_MPI) {
+    expect_error(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--mpi", "--data", data}),
+                 "built without MPI");
+  }
+}
+
 TEST(Cli, BadInput) {
   TempDir dir;
   const std::string data = (dir / "data").string();

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/driver.h"
+#include "app/registry.h"
 #include "core/error.h"
 #include "db/block_codec.h"
 #include "db/database.h"
@@ -234,25 +234,22 @@ TYPED_TEST(Compression, VersionOneFilesAreReadAndConverted) {
     }
   }
   // gamesolver compress, in process: v1 -> depth (same codes), then -> wdl (outcomes).
-  const auto driver = cli::find_game(std::string(TypeParam::kName)).make("", {});
-  cli::CommonOptions options;
+  const auto service = app::find_game(std::string(TypeParam::kName)).make("", {});
+  app::CommonOptions options;
   options.data = dir.path();
   options.quiet = true;
-  const int pieces = game.tier_pieces(this->solved().order.back());
-  testing::internal::CaptureStdout();
-  EXPECT_EQ(driver->compress(options, pieces), 0);
-  testing::internal::GetCapturedStdout();
+  app::CompressRequest request;
+  request.pieces = game.tier_pieces(this->solved().order.back());
+  EXPECT_GT(service->compress(options, request, {}).positions, 0U);
   for (const auto& [name, bytes] : test::snapshot(dir.path()))
     EXPECT_EQ(bytes[8], db::kFormatVersion) << name;
   expect_same_values(game, this->solved(), dir.path(), Encoding::kDepth);
-  options.encoding = "wdl";
-  testing::internal::CaptureStdout();
-  EXPECT_EQ(driver->compress(options, pieces), 0);
-  testing::internal::GetCapturedStdout();
+  request.encoding = "wdl";
+  EXPECT_GT(service->compress(options, request, {}).positions, 0U);
   expect_same_values(game, this->solved(), dir.path(), Encoding::kWinDrawLoss);
   // Depths cannot come back.
-  options.encoding = "depth";
-  EXPECT_THROW(driver->compress(options, pieces), Error);
+  request.encoding = "depth";
+  EXPECT_THROW(service->compress(options, request, {}), Error);
   // Checksums check out, and verification checks outcomes.
   db::Database database(db::Location::of(game, dir.path()));
   for (const Tier tier : this->solved().order) {

@@ -14,8 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/game_extras.h"
-#include "cli/pdn_game.h"
+#include "app/pdn_game.h"
 #include "core/error.h"
 #include "core/pdn.h"
 #include "games/checkers/checkers.h"
@@ -37,8 +36,6 @@ using test::TempDir;
 using json = nlohmann::json;
 namespace fs = std::filesystem;
 
-const cli::GameExtras<Checkers> kCheckersExtras{.pdn_game_type = "21"};
-
 std::vector<std::string> texts(const pdn::Game& game) {
   std::vector<std::string> out;
   for (const auto& move : game.moves) out.push_back(move.text);
@@ -56,10 +53,10 @@ std::string parse_error(const std::string& text) {
 }
 
 template <Game G>
-std::string replay_error(const G& game, const std::string& text, const cli::GameExtras<G>& extras = {}) {
+std::string replay_error(const G& game, const std::string& text) {
   try {
     const auto games = pdn::parse(text, "games.pdn");
-    for (const auto& record : games) cli::replay(game, record, "games.pdn", extras);
+    for (const auto& record : games) app::replay(game, record, "games.pdn");
   } catch (const Error& error) {
     return error.what();
   }
@@ -102,10 +99,10 @@ TEST(Pdn, TagsMovesCommentsVariationsAndSeveralGames) {
   EXPECT_EQ(games[2].place.line, 13);
 
   // Replayed: the moves are legal and the second game starts from its FEN, White to move.
-  const auto first = cli::replay(Checkers(), games[0], "games.pdn", kCheckersExtras);
+  const auto first = app::replay(Checkers(), games[0], "games.pdn");
   EXPECT_EQ(first.moves.size(), 7U);
   EXPECT_EQ(first.number(6), "4.");
-  const auto second = cli::replay(Checkers(), games[1], "games.pdn", kCheckersExtras);
+  const auto second = app::replay(Checkers(), games[1], "games.pdn");
   EXPECT_TRUE(second.second_half);
   EXPECT_EQ(second.number(0), "1...");
   EXPECT_EQ(second.number(1), "2.");
@@ -167,12 +164,12 @@ TEST(Pdn, ErrorsNameFileLineAndColumn) {
        "W:W:B17)"},
   };
   for (const GameCase& c : game_cases) {
-    const std::string error = replay_error(game, c.text, kCheckersExtras);
+    const std::string error = replay_error(game, c.text);
     EXPECT_NE(error.find(c.error), std::string::npos) << "text: " << c.text << "\nerror: " << error;
   }
   // The legal moves are named.
   EXPECT_NE(
-      replay_error(game, "1. 11-17 *", kCheckersExtras)
+      replay_error(game, "1. 11-17 *")
           .find("games.pdn:1:4: illegal move 1. 11-17 in B:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,"
                 "5,6,7,8,9,10,11,12: move '11-17' is illegal (legal: 9-13, 9-14, 10-14, 10-15, 11-15"),
       std::string::npos);
@@ -183,10 +180,10 @@ TEST(Pdn, ErrorsNameFileLineAndColumn) {
 
 // Random games written and read back give the same tags, moves and result.
 template <Game G>
-void expect_round_trips(const G& game, const cli::GameExtras<G>& extras, int games, int max_plies) {
+void expect_round_trips(const G& game, int games, int max_plies) {
   std::mt19937_64 random(20261122);
   for (int g = 0; g < games; ++g) {
-    cli::PlayedGame<G> played;
+    app::PlayedGame<G> played;
     typename G::Position pos = game.start();
     // Every other game starts one random move in: a FEN, the second side to move.
     MoveList<G> moves;
@@ -195,7 +192,7 @@ void expect_round_trips(const G& game, const cli::GameExtras<G>& extras, int gam
       pos = game.play(pos, moves[random() % moves.size()]);
     }
     played.start = pos;
-    played.second_half = cli::side_to_move<G>(pos) != cli::side_to_move<G>(game.start());
+    played.second_half = side_to_move<G>(pos) != side_to_move<G>(game.start());
     played.positions.push_back(pos);
     played.record.set_tag("Event", "round \"trip\" \\ test");
     for (int ply = 0; ply < max_plies && !game.terminal(pos); ++ply) {
@@ -207,39 +204,39 @@ void expect_round_trips(const G& game, const cli::GameExtras<G>& extras, int gam
       pos = game.play(pos, move);
       played.positions.push_back(pos);
     }
-    const std::string text = cli::pdn_text(game, played, extras);
+    const std::string text = app::pdn_text(game, played);
     SCOPED_TRACE(text);
     const std::vector<pdn::Game> read = pdn::parse(text, "round-trip.pdn");
     ASSERT_EQ(read.size(), 1U);
-    const cli::PlayedGame<G> again = cli::replay(game, read[0], "round-trip.pdn", extras);
+    const app::PlayedGame<G> again = app::replay(game, read[0], "round-trip.pdn");
     EXPECT_EQ(again.move_texts, played.move_texts);
     EXPECT_EQ(game.position_text(again.start), game.position_text(played.start));
     EXPECT_EQ(game.position_text(again.positions.back()), game.position_text(pos));
     EXPECT_EQ(read[0].tag("Event")->value, "round \"trip\" \\ test");
     EXPECT_EQ(read[0].tag("Result")->value, read[0].result);
-    EXPECT_EQ(read[0].result, cli::result_of(game, pos));
+    EXPECT_EQ(read[0].result, app::result_of(game, pos));
     EXPECT_EQ(read[0].tag("FEN") != nullptr, g % 2 == 1);
     // Written again, the text is the same.
-    EXPECT_EQ(cli::pdn_text(game, again, extras), text);
+    EXPECT_EQ(app::pdn_text(game, again), text);
   }
 }
 
 TEST(Pdn, RoundTripsForEveryGame) {
-  expect_round_trips(Checkers(), kCheckersExtras, 20, 200);
-  expect_round_trips(jungle::Jungle(), cli::GameExtras<jungle::Jungle>{}, 10, 60);
-  expect_round_trips(morris::Morris::from_options("", {}), cli::GameExtras<morris::Morris>{}, 10, 60);
+  expect_round_trips(Checkers(), 20, 200);
+  expect_round_trips(jungle::Jungle(), 10, 60);
+  expect_round_trips(morris::Morris::from_options("", {}), 10, 60);
 }
 
 TEST(Pdn, ResultsOfFinishedGames) {
   const Checkers game;
   // Black (the first to move in checkers) captures White's last piece: 1-0.
   auto pos = Checkers::parse_position("W:W14:B10");
-  EXPECT_EQ(cli::result_of(game, pos), "*");
+  EXPECT_EQ(app::result_of(game, pos), "*");
   pos = Checkers::play(pos, Checkers::parse_move(pos, "14x7"));
-  EXPECT_EQ(cli::result_of(game, pos), "0-1");
+  EXPECT_EQ(app::result_of(game, pos), "0-1");
   pos = Checkers::parse_position("B:W14:B10");
   pos = Checkers::play(pos, Checkers::parse_move(pos, "10x17"));
-  EXPECT_EQ(cli::result_of(game, pos), "1-0");
+  EXPECT_EQ(app::result_of(game, pos), "1-0");
 }
 
 // Material names and the end positions per material, against the board counts.

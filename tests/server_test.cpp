@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "cli/position_report.h"
+#include "app/position_report.h"
 #include "core/value.h"
 #include "db/database.h"
 #include "games/jungle/jungle.h"
@@ -193,7 +193,7 @@ class ServerTest : public ::testing::Test {
   static json expected_report(const std::string& text) {
     const Jungle game;
     db::Database database(db::Location::of(game, dir_->path() / "data"));
-    return cli::to_json(game, cli::report_position(game, database, game.parse_position(text)));
+    return app::to_json(app::report_position(game, database, game.parse_position(text)));
   }
 
   static TempDir* dir_;
@@ -358,7 +358,7 @@ TEST_F(ServerTest, MorrisPositionReport) {
   const json body = get(target, 200);
   const Morris game = Morris::from_options("five", {});
   db::Database database(db::Location::of(game, dir_->path() / "data"));
-  EXPECT_EQ(body, cli::to_json(game, cli::report_position(game, database, game.parse_position(text))));
+  EXPECT_EQ(body, app::to_json(app::report_position(game, database, game.parse_position(text))));
   EXPECT_EQ(body.at("variant"), "five");
   EXPECT_EQ(body.at("side"), 0);
   EXPECT_EQ(body.at("value"), (json{{"outcome", "win"}, {"depth", 1}}));
@@ -413,7 +413,7 @@ TEST_F(ServerTest, PositionsInTheDatabasesMatchTheProbe) {
       EXPECT_EQ(body, expected_report(text)) << text;
       const std::optional<Value> value = db::probe(game, database, *pos);
       ASSERT_TRUE(value.has_value());
-      EXPECT_EQ(body.at("value"), cli::json_value(value)) << text;
+      EXPECT_EQ(body.at("value"), app::json_value(value)) << text;
       EXPECT_EQ(body.at("tier"), game.tier_name(tier));
       EXPECT_EQ(body.at("index"), index);
       EXPECT_FALSE(body.at("terminal").get<bool>());

@@ -42,6 +42,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -189,6 +190,10 @@ class Checkers {
   using Position = checkers::Position;
   using Move = checkers::Move;
   static constexpr std::string_view kName = "checkers";
+  static constexpr std::string_view kDescription = "English checkers, 8x8 draughts (docs/games/checkers.md)";
+  // PDN's number of English checkers; Black is side 0 (Position::side).
+  static constexpr std::string_view kPdnGameType = "21";
+  static constexpr std::array<std::string_view, 2> kSideNames = {"black", "white"};
   static constexpr std::size_t kMaxMoves = 256;
   static constexpr std::size_t kMaxUnmoves = 48;  // 12 pieces, 4 squares each came from
 
@@ -196,6 +201,10 @@ class Checkers {
   static Checkers from_options(std::string_view variant, const std::vector<std::string>& options);
   [[nodiscard]] static std::string variant() { return "english"; }
   [[nodiscard]] static std::string rule_text() { return {}; }
+  // Boards by material for `count --materials` (games/checkers/material.h).
+  [[nodiscard]] static std::uint32_t material(const Position& pos);
+  [[nodiscard]] static std::string material_name(std::uint32_t code);
+  [[nodiscard]] static std::vector<std::pair<std::uint32_t, std::uint64_t>> end_positions_by_material(int pieces);
 
   // Rules.
   [[nodiscard]] static Position start();

@@ -115,6 +115,7 @@ class Jungle {
   using Position = jungle::Position;
   using Move = jungle::Move;
   static constexpr std::string_view kName = "jungle";
+  static constexpr std::string_view kDescription = "Jungle Checkers (docs/games/jungle.md)";
   static constexpr std::size_t kMaxMoves = 16;
   static constexpr std::size_t kMaxUnmoves = 16;
 

@@ -88,6 +88,8 @@ class Morris {
   using Position = morris::Position;
   using Move = morris::Move;
   static constexpr std::string_view kName = "morris";
+  static constexpr std::string_view kDescription =
+      "mill games: Nine Men's Morris, Lasker, Morabaraba, Five/Six/Seven (docs/games/morris.md)";
   static constexpr std::size_t kMaxMoves = 768;
   static constexpr std::size_t kMaxUnmoves = 96;
 

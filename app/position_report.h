@@ -1,11 +1,11 @@
 #pragma once
 // The report of one position from the databases: its value, tier and index, every legal
 // move with the position it leads to and that position's value, and the move of the
-// perfect player. `gamesolver probe` prints it and the server (server/) sends it as
-// JSON; both go through here so that they cannot disagree.
+// perfect player. `probe` prints it, the server sends it as JSON and `play` moves by it,
+// so they cannot disagree. The report is plain text and values, whatever the game.
 #include <algorithm>
 #include <cstddef>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,9 +14,8 @@
 #include "core/value.h"
 #include "db/database.h"
 
-namespace gs::cli {
+namespace gs::app {
 
-template <Game G>
 struct PositionReport {
   struct Row {
     std::string move;
@@ -24,11 +23,20 @@ struct PositionReport {
     std::optional<Value> value;  // for the side making the move; nullopt: not in the databases
     bool depth = true;           // false: the databases keep win/draw/loss only there
   };
-  typename G::Position position;
+  std::string game;
+  std::string variant;
+  std::string rules;
+  std::string position;
+  std::string board;             // a diagram (HasBoardText), else empty
+  std::optional<int> side;       // the side to move, where positions say (HasSideToMove)
+  bool terminal = false;         // the game is over
   std::optional<Value> value;    // nullopt: not in the databases
   bool depth = true;             // false: the value's tier keeps win/draw/loss only (depth 0)
   std::optional<Ranked> ranked;  // nullopt when the game is over
+  std::string tier;              // the name of ranked->tier
   std::vector<Row> moves;        // best first, moves without a value last
+  // The value the rules give: the game's end, or no legal move (no_move_value()).
+  std::optional<Value> rules_value;
   // The perfect player's move, an index into moves: the shortest win, else a draw, else
   // the longest loss. Only when every move has a value: a move that leaves the databases
   // might be better than all the known ones. Where the databases keep win/draw/loss only,
@@ -46,15 +54,26 @@ bool depth_known(const G& game, db::Database& database, const typename G::Positi
 }
 
 template <Game G>
-PositionReport<G> report_position(const G& game, db::Database& database, const typename G::Position& pos) {
-  PositionReport<G> report;
-  report.position = pos;
+PositionReport report_position(const G& game, db::Database& database, const typename G::Position& pos) {
+  PositionReport report;
+  report.game = std::string(G::kName);
+  report.variant = game.variant();
+  report.rules = game.rule_text();
+  report.position = game.position_text(pos);
+  if constexpr (HasBoardText<G>) report.board = game.board_text(pos);
+  if constexpr (HasSideToMove<G>) report.side = side_to_move<G>(pos);
   report.value = db::probe(game, database, pos);
   report.depth = depth_known(game, database, pos);
-  if (game.terminal(pos)) return report;
+  if (const std::optional<Value> over = game.terminal(pos)) {
+    report.terminal = true;
+    report.rules_value = over;
+    return report;
+  }
   report.ranked = game.rank(pos);
+  report.tier = game.tier_name(report.ranked->tier);
   MoveList<G> moves;
   game.moves(pos, moves);
+  if (moves.empty()) report.rules_value = game.no_move_value();
   for (const typename G::Move& move : moves) {
     const typename G::Position next = game.play(pos, move);
     const std::optional<Value> child = db::probe(game, database, next);
@@ -62,7 +81,7 @@ PositionReport<G> report_position(const G& game, db::Database& database, const t
                             child ? std::optional<Value>(child->before_move()) : std::nullopt,
                             depth_known(game, database, next)});
   }
-  using Row = typename PositionReport<G>::Row;
+  using Row = PositionReport::Row;
   std::stable_sort(report.moves.begin(), report.moves.end(), [](const Row& a, const Row& b) {
     if (a.value && b.value) return a.value->better_than(*b.value);
     return a.value.has_value() && !b.value.has_value();
@@ -73,45 +92,18 @@ PositionReport<G> report_position(const G& game, db::Database& database, const t
   return report;
 }
 
+// "win", "draw" or "loss".
+const char* outcome_name(const Value& value);
+
 // {"outcome": "win"|"draw"|"loss", "depth": plies} (no depth for a draw, nor where the
 // databases keep none), or null.
-inline nlohmann::json json_value(const std::optional<Value>& value, bool depth = true) {
-  if (!value) return nullptr;
-  const char* outcome = value->is_win() ? "win" : value->is_loss() ? "loss" : "draw";
-  nlohmann::json out = {{"outcome", outcome}};
-  if (!value->is_draw() && depth) out["depth"] = value->depth();
-  return out;
-}
+nlohmann::json json_value(const std::optional<Value>& value, bool depth = true);
 
 // As Value::to_string ("win in 5"), "win" or "loss" without a depth, or "not in the
 // databases".
-inline std::string value_text(const std::optional<Value>& value, bool depth = true) {
-  if (!value) return "not in the databases";
-  if (!depth && !value->is_draw()) return value->is_win() ? "win" : "loss";
-  return value->to_string();
-}
+std::string value_text(const std::optional<Value>& value, bool depth = true);
 
-template <Game G>
-nlohmann::json to_json(const G& game, const PositionReport<G>& report) {
-  nlohmann::json out;
-  out["game"] = std::string(G::kName);
-  out["variant"] = game.variant();
-  out["rules"] = game.rule_text();
-  out["position"] = game.position_text(report.position);
-  if constexpr (requires { report.position.side; }) out["side"] = static_cast<int>(report.position.side);
-  out["terminal"] = !report.ranked.has_value();
-  out["value"] = json_value(report.value, report.depth);
-  if (report.ranked) {
-    out["tier"] = game.tier_name(report.ranked->tier);
-    out["index"] = report.ranked->index;
-  }
-  out["moves"] = nlohmann::json::array();
-  for (const auto& row : report.moves) {
-    out["moves"].push_back(
-        {{"move", row.move}, {"position", row.position}, {"value", json_value(row.value, row.depth)}});
-  }
-  out["best"] = report.best ? nlohmann::json(report.moves[*report.best].move) : nlohmann::json(nullptr);
-  return out;
-}
+// The report as the server sends it and `probe --json` prints it.
+nlohmann::json to_json(const PositionReport& report);
 
-}  // namespace gs::cli
+}  // namespace gs::app

@@ -12,20 +12,19 @@
 #include <string>
 #include <vector>
 
-#include "cli/game_extras.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "core/pdn.h"
 
-namespace gs::cli {
+namespace gs::app {
 
-// The side to move, 0 for games whose positions do not say.
+// PDN's GameType of the game (HasPdnGameType), or empty.
 template <Game G>
-int side_to_move(const typename G::Position& pos) {
-  if constexpr (requires { pos.side; }) {
-    return static_cast<int>(pos.side);
+std::string pdn_game_type() {
+  if constexpr (HasPdnGameType<G>) {
+    return std::string(G::kPdnGameType);
   } else {
-    return 0;
+    return {};
   }
 }
 
@@ -49,21 +48,21 @@ struct PlayedGame {
 
 // Replays a game of a PDN file; errors name the file, line and column.
 template <Game G>
-PlayedGame<G> replay(const G& game, const pdn::Game& record, const std::string& source,
-                     const GameExtras<G>& extras) {
+PlayedGame<G> replay(const G& game, const pdn::Game& record, const std::string& source) {
+  const std::string game_type = pdn_game_type<G>();
   using Position = typename G::Position;
   auto at = [&](const pdn::Place& place) {
     return fmt::format("{}:{}:{}", source, place.line, place.column);
   };
   if (const pdn::Tag* type = record.tag("GameType")) {
     const std::string number = type->value.substr(0, type->value.find(','));
-    if (extras.pdn_game_type.empty()) {
+    if (game_type.empty()) {
       fail("{}: bad tag: [GameType \"{}\"] names a draughts game, and {} has no PDN game type",
            at(type->place), type->value, G::kName);
     }
-    if (number != extras.pdn_game_type) {
+    if (number != game_type) {
       fail("{}: bad tag: [GameType \"{}\"] is not {} (GameType {})", at(type->place), type->value, G::kName,
-           extras.pdn_game_type);
+           game_type);
     }
   }
   if (const pdn::Tag* name = record.tag("Game"); name != nullptr && name->value != G::kName) {
@@ -146,7 +145,8 @@ std::string result_of(const G& game, const typename G::Position& pos) {
 // The PDN record of a game: the tags it was read with (or Event and Date), the game's
 // name, the start position when it is not the game's start, the moves and the result.
 template <Game G>
-pdn::Game record_of(const G& game, const PlayedGame<G>& played, const GameExtras<G>& extras) {
+pdn::Game record_of(const G& game, const PlayedGame<G>& played) {
+  const std::string game_type = pdn_game_type<G>();
   pdn::Game record = played.record;
   if (record.tags.empty()) {
     record.set_tag("Event", "gamesolver play");
@@ -155,8 +155,8 @@ pdn::Game record_of(const G& game, const PlayedGame<G>& played, const GameExtras
     gmtime_r(&now, &utc);
     record.set_tag("Date", fmt::format("{:04}.{:02}.{:02}", utc.tm_year + 1900, utc.tm_mon + 1, utc.tm_mday));
   }
-  if (!extras.pdn_game_type.empty()) {
-    if (record.tag("GameType") == nullptr) record.set_tag("GameType", extras.pdn_game_type);
+  if (!game_type.empty()) {
+    if (record.tag("GameType") == nullptr) record.set_tag("GameType", game_type);
   } else {
     record.set_tag("Game", std::string(G::kName));
     record.set_tag("Variant", game.variant());
@@ -180,8 +180,8 @@ pdn::Game record_of(const G& game, const PlayedGame<G>& played, const GameExtras
 }
 
 template <Game G>
-std::string pdn_text(const G& game, const PlayedGame<G>& played, const GameExtras<G>& extras) {
-  return pdn::write(record_of(game, played, extras), 1, played.second_half);
+std::string pdn_text(const G& game, const PlayedGame<G>& played) {
+  return pdn::write(record_of(game, played), 1, played.second_half);
 }
 
-}  // namespace gs::cli
+}  // namespace gs::app

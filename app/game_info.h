@@ -15,7 +15,7 @@
 #include "db/database.h"
 #include "db/tier_file.h"
 
-namespace gs::cli {
+namespace gs::app {
 
 inline nlohmann::json board_json(const Board& board) {
   nlohmann::json pieces = nlohmann::json::array();
@@ -92,4 +92,4 @@ nlohmann::json databases_present(const G& game, const db::Location& location) {
           {"complete_pieces", complete}};
 }
 
-}  // namespace gs::cli
+}  // namespace gs::app

@@ -1,0 +1,14 @@
+#pragma once
+// A request the user got wrong (bad position or move text, an illegal move), as opposed
+// to a failure of the databases: the server answers it with 400, the command line with
+// the same message as any other error.
+#include "core/error.h"
+
+namespace gs::app {
+
+class InputError : public Error {
+ public:
+  using Error::Error;
+};
+
+}  // namespace gs::app

@@ -1,0 +1,70 @@
+#pragma once
+// What each command of a game service (app/game_service.h) is asked to do: the options
+// the command line and the server collect, apart from how they were spelt.
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace gs::app {
+
+// Options every command shares: where the databases are, and how much of the machine
+// to use.
+struct CommonOptions {
+  std::filesystem::path data = "data";
+  bool quiet = false;       // no progress lines
+  int threads = 0;          // 0: every core
+  double memory_gib = 8.0;  // the working-memory budget of a build
+};
+
+struct BuildRequest {
+  int pieces = 4;
+  // Under mpirun: a manager rank and worker ranks (dist/mpi_build.h); a working rank
+  // silent this long is given up and its tier handed to another.
+  bool mpi = false;
+  double mpi_timeout = 60;
+};
+
+struct VerifyRequest {
+  int pieces = 4;
+  bool checksums = false;  // every block's checksum only; no value re-derived
+};
+
+// compress: the value encoding (wdl or depth), the codec (auto, rle, zstd or none) and
+// zstd dictionaries (tier: one in a file where it pays; game: one shared by every tier,
+// db/game_dictionary.h; none).
+struct CompressRequest {
+  int pieces = 4;
+  std::string encoding = "depth";
+  std::string codec = "auto";
+  std::string dictionary = "tier";
+  int zstd_level = 19;
+};
+
+struct CountRequest {
+  int pieces = 4;
+  bool per_material = false;  // a row per material too (games with HasMaterials)
+  bool sizes_only = false;    // index sizes and the baseline only, nothing enumerated
+};
+
+// solve: the search (search/solve.h) and its limits.
+struct SolveRequest {
+  std::string algorithm = "df-pn";  // df-pn, pns or alphabeta
+  std::string question = "value";   // win, draw or value
+  double seconds = 60;              // 0: no time limit
+  double memory_gib = 1.0;          // the search's tables (and PNS's tree)
+};
+
+// play: where the game starts (a position, or the end of a game in a PDN file).
+struct PlayRequest {
+  std::optional<std::string> from;
+  std::optional<std::filesystem::path> pdn;
+  int game = 1;  // the game in the PDN file, from 1
+};
+
+struct PerftRequest {
+  std::optional<std::string> from;
+  int depth = 1;
+  bool divide = false;
+};
+
+}  // namespace gs::app

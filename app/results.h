@@ -1,0 +1,146 @@
+#pragma once
+// What the commands of a game service (app/game_service.h) return: plain values that
+// cli/ prints as text or JSON and tests read directly. Progress as the work goes (a tier
+// built, a tier verified) comes through the events beside each command instead.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/perft.h"
+#include "core/value.h"
+#include "search/report.h"
+
+namespace gs::app {
+
+// The game and variant a result is about.
+struct GameLabel {
+  std::string game;
+  std::string variant;
+  std::string rules;  // the non-default rule options, empty if none
+};
+
+// One tier as a build finished it.
+struct BuiltTier {
+  std::string name;
+  std::uint64_t positions = 0;  // indices
+  bool built = true;            // false: its file was already complete
+  double seconds = 0;
+  int rank = -1;  // the MPI rank that built it; -1 without MPI
+};
+
+struct BuildSummary {
+  int built = 0;
+  int skipped = 0;  // tiers already complete
+  std::uint64_t built_positions = 0;
+  double seconds = 0;
+  int threads = 0;                   // per process (per rank under MPI)
+  double write_fraction = 0;         // of the tiers' time: writing files
+  std::uint64_t peak_rss_bytes = 0;  // of this process
+  std::string directory;             // where the databases are
+  // Under MPI (mpi is true): the manager's view.
+  bool mpi = false;
+  int worker_ranks = 0;
+  int finished_earlier = 0;  // tiers an earlier run's progress log showed finished
+  std::vector<int> lost_ranks;
+};
+
+// The extended solution of a game with a start family (HasStartFamily): the value of
+// every start with white..black stones to place, White to move.
+struct ExtendedTable {
+  struct Cell {
+    int white = 0;
+    int black = 0;
+    std::string position;
+    Value value;
+  };
+  GameLabel label;
+  int max_in_hand = 0;
+  std::vector<Cell> starts;  // by white, then black, from 3
+};
+
+struct VerifiedTier {
+  std::string name;
+  bool checksums_only = false;
+};
+
+struct Inconsistency {
+  std::string tier;
+  std::uint64_t index = 0;
+  std::string position;
+  std::string stored;
+  std::string expected;
+};
+
+struct VerifySummary {
+  bool checksums_only = false;
+  std::uint64_t positions = 0;  // indices re-derived
+  std::uint64_t bytes = 0;      // bytes checked (checksums only)
+  double seconds = 0;
+  std::optional<Inconsistency> inconsistency;  // the first, where verification stopped
+};
+
+struct TierStats {
+  std::string tier;
+  bool built = false;
+  int pieces = 0;
+  std::uint64_t indices = 0;
+  std::uint64_t positions = 0;  // holes excepted
+  std::uint64_t wins = 0, draws = 0, losses = 0;
+  std::uint64_t longest_win = 0, longest_loss = 0;
+  std::uint64_t file_bytes = 0;
+};
+
+struct StatsSummary {
+  GameLabel label;
+  std::vector<TierStats> tiers;
+  TierStats total;  // built: every tier present
+  int missing = 0;  // tiers not built
+};
+
+// `probe --pdn`: a game of a PDN file ply by ply with the databases' values.
+struct GameAnalysis {
+  struct Ply {
+    std::string number;  // "3." or "3..."
+    std::string move;
+    std::string position;  // before the move
+    std::optional<Value> value;
+    bool depth = true;
+    std::string after;
+    std::optional<Value> value_after;
+    bool depth_after = true;
+    std::optional<Value> mover_value_after;  // value_after for the side that moved
+    std::string change;                      // "win -> draw" where the move lost value
+  };
+  std::string game;
+  std::string file;
+  int number = 1;
+  std::vector<std::pair<std::string, std::string>> tags;
+  std::string start;
+  std::string result;
+  std::vector<Ply> plies;
+  std::string last;  // the final position
+  bool last_terminal = false;
+  std::optional<Value> last_value;
+  bool last_depth = true;
+  std::vector<std::string> errors;  // "12. 9-14 (win -> draw)"
+};
+
+struct SolveResult {
+  GameLabel label;
+  std::string position;
+  std::string directory;  // the databases probed
+  search::SolveReport report;
+};
+
+struct PerftResult {
+  std::string game;
+  std::string position;
+  int depth = 0;
+  bool divide = false;
+  PerftDivision division;  // moves empty unless divide
+  double seconds = 0;
+};
+
+}  // namespace gs::app

@@ -1,0 +1,104 @@
+#include "cli/commands.h"
+
+#include <fmt/format.h>
+
+#include "cli/output.h"
+#include "core/error.h"
+
+namespace gs::cli {
+
+namespace {
+
+std::ostream& error_line(const Streams& streams) {
+  streams.out.flush();
+  return streams.err << "gamesolver: error: ";
+}
+
+}  // namespace
+
+int run(const Invocation& invocation, app::GameService& service, const Streams& streams) {
+  const std::string& command = invocation.command;
+  const app::CommonOptions& common = invocation.common;
+  std::ostream& out = streams.out;
+  const std::string game = service.label().game;
+  if (command == "build") {
+    app::BuildRequest request = invocation.build;
+    request.pieces = invocation.pieces;
+    service.build(
+        common, request, [&](const app::BuiltTier& tier) { print_built_tier(out, tier, common.quiet); },
+        [&](const app::BuildSummary& summary) { print_build_summary(out, summary); });
+    return 0;
+  }
+  if (command == "extended") {
+    // The build's report goes to stderr when stdout carries JSON.
+    std::ostream& report = invocation.json ? streams.err : out;
+    app::BuildSummary built;
+    const app::ExtendedTable table = service.extended(
+        common, invocation.max_in_hand,
+        [&](const app::BuiltTier& tier) { print_built_tier(report, tier, common.quiet); }, built);
+    print_build_summary(report, built);
+    print_extended(out, table, invocation.json);
+    return 0;
+  }
+  if (command == "probe") {
+    if (invocation.pdn) {
+      print_analysis(out, service.analyse(common, *invocation.pdn, invocation.game_number), invocation.json);
+    } else {
+      print_report(out, service.probe(common, invocation.position), invocation.json);
+    }
+    return 0;
+  }
+  if (command == "verify") {
+    app::VerifyRequest request = invocation.verify;
+    request.pieces = invocation.pieces;
+    const app::VerifySummary summary = service.verify(common, request, [&](const app::VerifiedTier& tier) {
+      if (!common.quiet) print_verified_tier(out, tier);
+    });
+    if (const auto& bad = summary.inconsistency) {
+      error_line(streams) << fmt::format(
+          "verify: tier {} index {} is inconsistent: position {} stores {}, its successors give {}\n",
+          bad->tier, bad->index, bad->position, bad->stored, bad->expected);
+      return 1;
+    }
+    print_verify_summary(out, summary, game, request.pieces);
+    return 0;
+  }
+  if (command == "compress") {
+    app::CompressRequest request = invocation.compress;
+    request.pieces = invocation.pieces;
+    const db::CompressSummary summary =
+        service.compress(common, request, compress_printer(out, common.quiet));
+    print_compress_summary(out, summary, game, request.pieces);
+    return 0;
+  }
+  if (command == "stats") {
+    const app::StatsSummary stats = service.stats(common, invocation.pieces);
+    print_stats(out, stats, invocation.json);
+    if (stats.missing > 0) {
+      error_line(streams) << fmt::format("{} tiers are not built: run gamesolver build {} --pieces {}\n",
+                                         stats.missing, game, invocation.pieces);
+      return 1;
+    }
+    return 0;
+  }
+  if (command == "count") {
+    app::CountRequest request = invocation.count;
+    request.pieces = invocation.pieces;
+    print_count(out, service.count(common, request), game,
+                {invocation.json, invocation.per_tier, request.per_material, request.sizes_only});
+    return 0;
+  }
+  if (command == "play")
+    return play_loop(service, common, invocation.play, invocation.play_options, streams.in, out);
+  if (command == "solve") {
+    print_solve(out, service.solve(common, invocation.solve, invocation.position), invocation.json);
+    return 0;
+  }
+  if (command == "perft") {
+    print_perft(out, service.perft(invocation.perft), invocation.json);
+    return 0;
+  }
+  fail("unknown command '{}'", command);
+}
+
+}  // namespace gs::cli

@@ -1,0 +1,53 @@
+#pragma once
+// The commands of gamesolver for one game, from parsed options to printed results: each
+// asks the game's service (app/game_service.h) and prints what it returns. main.cpp
+// parses the command line into an Invocation; tests can build one directly.
+#include <filesystem>
+#include <istream>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "app/game_service.h"
+#include "app/requests.h"
+#include "cli/play_loop.h"
+
+namespace gs::cli {
+
+struct Invocation {
+  std::string command;  // build, extended, probe, verify, compress, stats, count, play, solve, perft
+  std::string game;
+  std::string variant;
+  std::vector<std::string> rules;
+  app::CommonOptions common;
+  bool json = false;
+  int pieces = 4;
+  app::BuildRequest build;                   // pieces from `pieces`
+  int max_in_hand = 3;                       // extended
+  std::string position;                      // probe, solve
+  std::optional<std::filesystem::path> pdn;  // probe --pdn
+  int game_number = 1;                       // probe --pdn --game
+  app::VerifyRequest verify;
+  app::CompressRequest compress;
+  app::CountRequest count;
+  bool per_tier = false;  // count --tiers
+  app::PlayRequest play;
+  PlayOptions play_options;
+  app::SolveRequest solve;
+  app::PerftRequest perft;
+};
+
+struct Streams {
+  std::istream& in;
+  std::ostream& out;
+  std::ostream& err;
+};
+
+// Runs the command on the service of the invocation's game; returns the exit code.
+// Errors the user can cause are thrown as gs::Error; failures found in the databases
+// (a tier not built for stats, an inconsistency for verify) are printed to err as
+// "gamesolver: error: ..." with exit code 1.
+int run(const Invocation& invocation, app::GameService& service, const Streams& streams);
+
+}  // namespace gs::cli

@@ -1,0 +1,307 @@
+#include "cli/output.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "db/block_codec.h"
+#include "db/tier_file.h"
+
+namespace gs::cli {
+
+namespace {
+
+double millions_per_second(std::uint64_t count, double seconds) {
+  return static_cast<double>(count) / std::max(seconds, 1e-9) / 1e6;
+}
+
+}  // namespace
+
+void print_built_tier(std::ostream& out, const app::BuiltTier& tier, bool quiet) {
+  if (tier.built) {
+    out << fmt::format("{:<12} {:>12} indices  built in {:.2f}s  ({:.2f}M indices/s){}\n", tier.name,
+                       tier.positions, tier.seconds, millions_per_second(tier.positions, tier.seconds),
+                       tier.rank >= 0 ? fmt::format(" on rank {}", tier.rank) : "");
+  } else if (!quiet) {
+    out << fmt::format("{:<12} {:>12} indices  already built\n", tier.name, tier.positions);
+  }
+  out.flush();
+}
+
+void print_build_summary(std::ostream& out, const app::BuildSummary& summary) {
+  if (summary.mpi) {
+    out << fmt::format(
+        "built {} tiers ({} indices) in {:.2f}s, {:.2f}M indices/s on {} worker ranks of {} threads; {} "
+        "tiers were already complete, {} finished in an earlier run; databases in {}\n",
+        summary.built, summary.built_positions, summary.seconds,
+        millions_per_second(summary.built_positions, summary.seconds), summary.worker_ranks, summary.threads,
+        summary.skipped, summary.finished_earlier, summary.directory);
+    if (!summary.lost_ranks.empty()) {
+      out << fmt::format("ranks given up: {}; their tiers were built by others\n",
+                         fmt::join(summary.lost_ranks, ", "));
+    }
+  } else {
+    out << fmt::format(
+        "built {} tiers ({} indices) in {:.2f}s, {:.2f}M indices/s on {} threads; {} tiers were "
+        "already complete; writing files took {:.0f}% of the tiers' time; peak RSS {:.1f} MiB; "
+        "databases in {}\n",
+        summary.built, summary.built_positions, summary.seconds,
+        millions_per_second(summary.built_positions, summary.seconds), summary.threads, summary.skipped,
+        100 * summary.write_fraction, static_cast<double>(summary.peak_rss_bytes) / (1 << 20),
+        summary.directory);
+  }
+  out.flush();
+}
+
+void print_extended(std::ostream& out, const app::ExtendedTable& table, bool json) {
+  if (json) {
+    nlohmann::json starts = nlohmann::json::array();
+    for (const auto& cell : table.starts) {
+      starts.push_back(
+          {{"white", cell.white},
+           {"black", cell.black},
+           {"position", cell.position},
+           {"value", app::outcome_name(cell.value)},
+           {"depth", cell.value.is_draw() ? nlohmann::json(nullptr) : nlohmann::json(cell.value.depth())}});
+    }
+    const nlohmann::json body = {{"game", table.label.game},
+                                 {"variant", table.label.variant},
+                                 {"rules", table.label.rules},
+                                 {"max_in_hand", table.max_in_hand},
+                                 {"starts", starts}};
+    out << body.dump(2) << "\n";
+    return;
+  }
+  std::string text = fmt::format(
+      "extended solution of {} {}{}: empty board, White to move; rows: White's stones to place, "
+      "columns: Black's; values for White, depths in plies\n{:>6}",
+      table.label.game, table.label.variant, table.label.rules.empty() ? "" : " (" + table.label.rules + ")",
+      "");
+  for (int black = 3; black <= table.max_in_hand; ++black) text += fmt::format("{:>12}", black);
+  text += "\n";
+  int row = 0;
+  for (const auto& cell : table.starts) {
+    if (cell.white != row) {
+      if (row != 0) text += "\n";
+      row = cell.white;
+      text += fmt::format("{:>6}", row);
+    }
+    text += fmt::format("{:>12}", cell.value.to_string());
+  }
+  if (row != 0) text += "\n";
+  out << text;
+}
+
+void print_report(std::ostream& out, const app::PositionReport& report, bool json) {
+  if (json) {
+    out << app::to_json(report).dump(2) << "\n";
+    return;
+  }
+  out << report.position << "\n" << report.board;
+  if (report.terminal) {
+    out << fmt::format("value: {} (the game is over)\n", report.value->to_string());
+    return;
+  }
+  out << fmt::format("tier {} index {}\n", report.tier, report.ranked->index);
+  out << fmt::format("value: {}\n", app::value_text(report.value, report.depth));
+  if (report.moves.empty()) out << "no legal move\n";
+  for (const auto& row : report.moves)
+    out << fmt::format("  {:<8} {:<16} {}\n", row.move, app::value_text(row.value, row.depth), row.position);
+}
+
+void print_analysis(std::ostream& out, const app::GameAnalysis& analysis, bool json) {
+  if (json) {
+    nlohmann::json plies = nlohmann::json::array();
+    std::size_t index = 0;
+    for (const auto& ply : analysis.plies) {
+      plies.push_back(
+          {{"ply", ++index},
+           {"number", ply.number},
+           {"move", ply.move},
+           {"position", ply.position},
+           {"value", app::json_value(ply.value, ply.depth)},
+           {"after", ply.after},
+           {"value_after", app::json_value(ply.value_after, ply.depth_after)},
+           {"mover_value_after", app::json_value(ply.mover_value_after, ply.depth_after)},
+           {"error", !ply.change.empty()},
+           {"change", ply.change.empty() ? nlohmann::json(nullptr) : nlohmann::json(ply.change)}});
+    }
+    nlohmann::json tags = nlohmann::json::object();
+    for (const auto& [name, value] : analysis.tags) tags[name] = value;
+    const nlohmann::json body = {{"game", analysis.game},
+                                 {"file", analysis.file},
+                                 {"number", analysis.number},
+                                 {"tags", tags},
+                                 {"start", analysis.start},
+                                 {"result", analysis.result},
+                                 {"plies", plies},
+                                 {"final",
+                                  {{"position", analysis.last},
+                                   {"terminal", analysis.last_terminal},
+                                   {"value", app::json_value(analysis.last_value, analysis.last_depth)}}},
+                                 {"errors", analysis.errors.size()}};
+    out << body.dump(2) << "\n";
+    return;
+  }
+  out << fmt::format("game {} of {}: {} {} from {}, result {}\n", analysis.number, analysis.file,
+                     analysis.plies.size(), analysis.plies.size() == 1 ? "ply" : "plies", analysis.start,
+                     analysis.result);
+  out << "values are for the side making the move; an error is a move that loses a win or a draw\n";
+  out << fmt::format("{:<6} {:<14} {:<24} {:<24} {}\n", "ply", "move", "before (mover)", "after (mover)",
+                     "position before");
+  for (const auto& ply : analysis.plies) {
+    out << fmt::format("{:<6} {:<14} {:<24} {:<24} {}{}\n", ply.number, ply.move,
+                       app::value_text(ply.value, ply.depth),
+                       app::value_text(ply.mover_value_after, ply.depth_after), ply.position,
+                       ply.change.empty() ? "" : "  error: " + ply.change);
+  }
+  out << fmt::format("final position {}: {}{}\n", analysis.last,
+                     app::value_text(analysis.last_value, analysis.last_depth),
+                     analysis.last_terminal ? " (the game is over)" : "");
+  if (analysis.errors.empty()) {
+    out << "no move changes the value known to the databases\n";
+  } else {
+    out << fmt::format("{} error{}:", analysis.errors.size(), analysis.errors.size() == 1 ? "" : "s");
+    for (const std::string& error : analysis.errors) out << fmt::format(" {};", error);
+    out << "\n";
+  }
+}
+
+void print_verified_tier(std::ostream& out, const app::VerifiedTier& tier) {
+  out << fmt::format("{:<12} {}\n", tier.name, tier.checksums_only ? "checksums ok" : "ok");
+}
+
+void print_verify_summary(std::ostream& out, const app::VerifySummary& summary, const std::string& game,
+                          int pieces) {
+  if (summary.checksums_only) {
+    out << fmt::format("verified the checksums of {} bytes of {} databases up to {} pieces in {:.2f}s\n",
+                       summary.bytes, game, pieces, summary.seconds);
+  } else {
+    out << fmt::format(
+        "verified {} indices of {} up to {} pieces in {:.2f}s: every value agrees with its successors\n",
+        summary.positions, game, pieces, summary.seconds);
+  }
+}
+
+db::CompressEvents compress_printer(std::ostream& out, bool quiet) {
+  db::CompressEvents events;
+  if (quiet) return events;
+  events.dictionary_trained = [&out](const db::TrainedGameDictionary& trained) {
+    if (trained.path.empty()) {
+      if (trained.tiers > 0) out << "too little to train a game dictionary on: none written\n";
+      return;
+    }
+    out << fmt::format("game dictionary {} ({} bytes) trained on {} bytes of {} tiers\n",
+                       trained.path.string(), trained.bytes, trained.sampled, trained.tiers);
+  };
+  events.tier = [&out](const db::CompressedTier& tier) {
+    if (!tier.built) {
+      out << fmt::format("{:<12} not built\n", tier.name);
+      return;
+    }
+    const db::TierHeader& written = tier.header;
+    out << fmt::format("{:<12} {:>12} positions  {:>10} bytes  {} {}{}  {:.1f} positions/byte\n", tier.name,
+                       tier.positions, tier.bytes, db::encoding_name(written.encoding),
+                       db::codec_name(written.codec),
+                       written.codec == db::Codec::kZstd && written.table_bytes > 0 ? "+dictionary" : "",
+                       static_cast<double>(tier.positions) / static_cast<double>(tier.bytes));
+  };
+  events.dictionary_dropped = [&out](std::uint64_t savings, std::size_t tiers, std::uint64_t cost) {
+    out << fmt::format("the game dictionary saves {} bytes in {} tiers, less than its {}: not kept\n",
+                       savings, tiers, cost);
+  };
+  events.dictionary_removed = [&out](const std::filesystem::path& path) {
+    out << fmt::format("removed {}: no tier file names it\n", path.string());
+  };
+  return events;
+}
+
+void print_compress_summary(std::ostream& out, const db::CompressSummary& summary, const std::string& game,
+                            int pieces) {
+  out << fmt::format(
+      "compressed {} positions of {} up to {} pieces from {} to {} bytes ({:.1f} positions/byte) in {:.2f}s; "
+      "{} "
+      "tiers are not built\n",
+      summary.positions, game, pieces, summary.bytes_before, summary.bytes_after,
+      static_cast<double>(summary.positions) /
+          static_cast<double>(std::max<std::uint64_t>(summary.bytes_after, 1)),
+      summary.seconds, summary.missing);
+}
+
+void print_stats(std::ostream& out, const app::StatsSummary& stats, bool json) {
+  if (json) {
+    nlohmann::json tiers = nlohmann::json::array();
+    for (const app::TierStats& t : stats.tiers) {
+      if (!t.built) {
+        tiers.push_back({{"tier", t.tier}, {"built", false}});
+        continue;
+      }
+      tiers.push_back({{"tier", t.tier},
+                       {"built", true},
+                       {"pieces", t.pieces},
+                       {"indices", t.indices},
+                       {"positions", t.positions},
+                       {"wins", t.wins},
+                       {"draws", t.draws},
+                       {"losses", t.losses},
+                       {"longest_win", t.longest_win},
+                       {"longest_loss", t.longest_loss},
+                       {"file_bytes", t.file_bytes}});
+    }
+    const app::TierStats& total = stats.total;
+    const nlohmann::json body = {{"game", stats.label.game},
+                                 {"variant", stats.label.variant},
+                                 {"rules", stats.label.rules},
+                                 {"tiers", tiers},
+                                 {"total",
+                                  {{"positions", total.positions},
+                                   {"wins", total.wins},
+                                   {"draws", total.draws},
+                                   {"losses", total.losses},
+                                   {"longest_win", total.longest_win},
+                                   {"file_bytes", total.file_bytes}}}};
+    out << body.dump(2) << "\n";
+    return;
+  }
+  const auto row = [&out](const std::string& tier, auto positions, auto wins, auto draws, auto losses,
+                          auto max_win, auto max_loss, auto bytes) {
+    out << fmt::format("{:<12} {:>12} {:>12} {:>12} {:>12} {:>8} {:>8} {:>12}\n", tier, positions, wins,
+                       draws, losses, max_win, max_loss, bytes);
+  };
+  row("tier", "positions", "wins", "draws", "losses", "max win", "max loss", "file bytes");
+  for (const app::TierStats& t : stats.tiers) {
+    if (!t.built) {
+      out << fmt::format("{:<12} not built\n", t.tier);
+      continue;
+    }
+    row(t.tier, t.positions, t.wins, t.draws, t.losses, t.longest_win, t.longest_loss, t.file_bytes);
+  }
+  const app::TierStats& total = stats.total;
+  row("total", total.positions, total.wins, total.draws, total.losses, total.longest_win, "",
+      total.file_bytes);
+}
+
+void print_perft(std::ostream& out, const app::PerftResult& perft, bool json) {
+  if (json) {
+    nlohmann::json body = {{"game", perft.game},
+                           {"position", perft.position},
+                           {"depth", perft.depth},
+                           {"nodes", perft.division.nodes},
+                           {"seconds", perft.seconds}};
+    if (perft.divide) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (const auto& row : perft.division.moves) rows.push_back({{"move", row.move}, {"nodes", row.nodes}});
+      body["moves"] = rows;
+    }
+    out << body.dump(2) << "\n";
+    return;
+  }
+  for (const auto& row : perft.division.moves) out << fmt::format("{:<12} {}\n", row.move, row.nodes);
+  out << fmt::format("perft {} from {} depth {}: {} nodes in {:.3f}s\n", perft.game, perft.position,
+                     perft.depth, perft.division.nodes, perft.seconds);
+}
+
+}  // namespace gs::cli

@@ -1,0 +1,36 @@
+// dist/mpi.h in a build without MPI (cmake -DGAMESOLVER_MPI=OFF): a session cannot start,
+// so `build --mpi` says how this binary was built instead of running.
+#include <cstdlib>
+
+#include "core/error.h"
+#include "dist/mpi.h"
+
+namespace gs::dist {
+
+namespace {
+
+[[noreturn]] void unavailable() {
+  fail("this gamesolver was built without MPI (cmake -DGAMESOLVER_MPI=OFF): --mpi is not available");
+}
+
+}  // namespace
+
+Session::Session() { unavailable(); }
+
+Session::~Session() = default;
+
+void Session::abort(int code) { std::_Exit(code); }
+
+ManagerSummary run_manager(const Session& /*session*/, const std::vector<Job>& /*jobs*/,
+                           const ManagerOptions& /*options*/,
+                           const std::function<bool(const Job&)>& /*finished*/,
+                           const std::function<void(const Job&, const JobResult&)>& /*on_done*/) {
+  unavailable();
+}
+
+void run_worker(const Session& /*session*/, const WorkerOptions& /*options*/,
+                const std::function<JobResult(Tier)>& /*build*/) {
+  unavailable();
+}
+
+}  // namespace gs::dist
