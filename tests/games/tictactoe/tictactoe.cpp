@@ -123,7 +123,8 @@ Position TicTacToe::parse_position(std::string_view text) {
   Position pos;
   for (int row = 2; row >= 0; --row) {
     for (int file = 0; file < 3; ++file) {
-      const char c = text[static_cast<std::size_t>((2 - row) * 4 + file)];
+      const std::size_t at = static_cast<std::size_t>(2 - row) * 4 + static_cast<std::size_t>(file);
+      const char c = text[at];
       const auto bit = static_cast<std::uint16_t>(1U << (row * 3 + file));
       if (c == 'x') {
         pos.x = static_cast<std::uint16_t>(pos.x | bit);
