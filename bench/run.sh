@@ -105,7 +105,7 @@ build_row() {
   tiers=$(bench_built_tiers "$work/$label.log")
   bytes=$(file_bytes "$work/$label/data")
   printf '| build %s | %.1f | %.1f | %.2f | %s | %s tiers, %s indices, files %s bytes |\n' \
-    "$game ${*:+$* }--pieces $pieces" "$wall" "$cpu" "$(awk -v i="$indices" -v c="$cpu" 'BEGIN { print i / c / 1e6 }')" \
+    "$game ${*:+$* }--pieces $pieces" "$wall" "$cpu" "$(awk -v i="$indices" -v c="$cpu" 'BEGIN { print (c > 0 ? i / c / 1e6 : 0) }')" \
     "$rss_mib" "$tiers" "$indices" "$bytes"
 }
 
@@ -131,7 +131,8 @@ printf '| compress jungle --pieces 4 --encoding wdl | %.1f | %.1f | | %s | %s po
   "$after" "$(awk -v p="$positions" -v b="$after" 'BEGIN { print p / b }')"
 
 # probe_row LABEL FILES DATA: warm probes per second (wall time, all threads together) on
-# one thread and on every core, by index and by position.
+# one thread and on every core, by index and by position, and the CPU time of a probe
+# (the figure to compare on a loaded machine).
 probe_row() {
   local label=$1 files=$2 data=$3
   run_step "probe-$label" env GAMESOLVER_BENCH_GAME=jungle GAMESOLVER_BENCH_PIECES=4 GAMESOLVER_BENCH_DATA="$data" \
@@ -144,8 +145,12 @@ report = json.load(open(sys.argv[1]))
 rates = {}
 for b in report["benchmarks"]:
     m = re.match(r"BM_Warm(Index|Position)/\w+/.*threads:(\d+)", b["name"])
-    if m: rates[(m.group(1).lower(), int(m.group(2)))] = b["items_per_second"] / 1e6
-print("; ".join(f"{kind} {threads} thr {rate:.2f} M/s" for (kind, threads), rate in sorted(rates.items())))
+    if m: rates[(m.group(1).lower(), int(m.group(2)))] = (b["items_per_second"] / 1e6, b["cpu_time"])
+parts = []
+for (kind, threads), (rate, cpu) in sorted(rates.items()):
+    on = "1 thread" if threads == 1 else "%d threads" % threads
+    parts.append("by %s on %s: %.2f M/s (%.0f ns CPU a probe)" % (kind, on, rate, cpu))
+print("; ".join(parts))
 ' "$work/probe-$label.json")
   printf '| warm probes, jungle <= 4, %s | %.1f | %.1f | | %s | %s |\n' "$files" "$wall" "$cpu" "$rss_mib" "$rates"
 }
@@ -161,4 +166,4 @@ depth=10
 run_step perft "$binary" perft checkers --depth "$depth"
 nodes=$(sed -n 's/.*depth [0-9]*: \([0-9]*\) nodes.*/\1/p' "$work/perft.log")
 printf '| perft checkers --depth %s | %.1f | %.1f | | %s | %s nodes, %.1f M nodes per CPU-second |\n' \
-  "$depth" "$wall" "$cpu" "$rss_mib" "$nodes" "$(awk -v n="$nodes" -v c="$cpu" 'BEGIN { print c > 0 ? n / c / 1e6 : 0 }')"
+  "$depth" "$wall" "$cpu" "$rss_mib" "$nodes" "$(awk -v n="$nodes" -v c="$cpu" 'BEGIN { print (c > 0 ? n / c / 1e6 : 0) }')"
