@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Shell functions the bench/ scripts share (source it; it runs nothing by itself):
 # running a command under /usr/bin/time -v and reading what it measured, and reading
 # what a `gamesolver build` reports on its last line.

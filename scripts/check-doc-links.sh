@@ -7,6 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
+# A file name in a Markdown code span (the backquotes are Markdown's, not the shell's).
+# shellcheck disable=SC2016
+code_span='`[A-Za-z0-9_./-]*\.\(md\|h\|cpp\|sh\|py\|js\)`'
 while IFS= read -r file; do
   dir=$(dirname "$file")
   # Each link target, one a line: drop the text, keep what is between ( and ).
@@ -23,7 +26,7 @@ while IFS= read -r file; do
       echo "$file: names a missing file (\`$name\`)"
       status=1
     fi
-  done < <(grep -o '`[A-Za-z0-9_./-]*\.\(md\|h\|cpp\|sh\|py\|js\)`' "$file" | tr -d '`' | sort -u)
+  done < <(grep -o "$code_span" "$file" | tr -d '`' | sort -u)
 done < <(git ls-files --cached --others --exclude-standard -- README.md 'docs/*.md' 'docs/**/*.md')
 if git grep -n '\.\./shared' -- README.md docs; then
   echo "documents point outside the repository (../shared)"
