@@ -29,7 +29,7 @@ while IFS= read -r file; do
   done < <(grep -o "$code_span" "$file" | tr -d '`' | sort -u)
 done < <(git ls-files --cached --others --exclude-standard -- README.md 'docs/*.md' 'docs/**/*.md')
 if git grep -n '\.\./shared' -- README.md docs; then
-  echo "documents point outside the repository (../shared)"
+  echo "documents point outside the repository (the shared folder beside it)"
   status=1
 fi
 exit $status
