@@ -20,6 +20,8 @@
 # then the largest inclusive costs. Expect callgrind to be ~50x slower than native: a
 # 3-piece build takes a few minutes, a 4-piece one hours.
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 binary=build/gamesolver
 game=jungle
@@ -66,10 +68,8 @@ fi
 echo "date:    $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
 # The commit is the script's checkout's HEAD: when --binary was built from another tree,
 # the binary's path and time are what identify it.
-echo "commit:  $(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || echo unknown)$(
-  git -C "$(dirname "$0")/.." diff --quiet HEAD -- . 2>/dev/null || echo ' (with uncommitted changes)')"
-echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GiB, $(
-  grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "commit:  $(bench_commit)"
+echo "machine: $(bench_machine)"
 echo "binary:  $binary (built $(date -u -r "$binary" '+%Y-%m-%d %H:%M:%S UTC'))"
 
 cleanup_dirs=()
@@ -79,14 +79,6 @@ cleanup() {
   fi
 }
 trap cleanup EXIT
-
-# Seconds from /usr/bin/time's "h:mm:ss" or "m:ss.ss".
-to_seconds() {
-  awk -F: '{ s = 0; for (i = 1; i <= NF; ++i) s = s * 60 + $i; printf "%.2f", s }' <<<"$1"
-}
-time_field() {  # the value of a /usr/bin/time -v field
-  grep -F "$1" "$2" | head -1 | sed 's/.*: //'
-}
 
 if [[ $profile -eq 1 ]]; then
   command -v valgrind >/dev/null || { echo "build_bench.sh: valgrind is missing" >&2; exit 2; }
@@ -132,18 +124,15 @@ for n in "${pieces[@]}"; do
     keep=1
     exit 1
   fi
-  if [[ $(time_field "Exit status" "$timing") != 0 ]]; then
-    echo "build_bench.sh: the build exited with status $(time_field "Exit status" "$timing")" >&2
+  if [[ $(bench_time_field "Exit status" "$timing") != 0 ]]; then
+    echo "build_bench.sh: the build exited with status $(bench_time_field "Exit status" "$timing")" >&2
     keep=1
     exit 1
   fi
-  wall=$(to_seconds "$(time_field "Elapsed (wall clock) time" "$timing")")
-  user=$(time_field "User time (seconds)" "$timing")
-  sys=$(time_field "System time (seconds)" "$timing")
-  cpu_pct=$(time_field "Percent of CPU this job got" "$timing")
-  rss_kb=$(time_field "Maximum resident set size (kbytes)" "$timing")
-  indices=$(sed -n 's/^built [0-9]* tiers (\([0-9]*\) indices).*/\1/p' "$log" | tail -1)
-  tiers=$(sed -n 's/^built \([0-9]*\) tiers.*/\1/p' "$log" | tail -1)
+  read -r wall user sys rss_kb <<<"$(bench_measured "$timing")"
+  cpu_pct=$(bench_time_field "Percent of CPU this job got" "$timing")
+  indices=$(bench_built_indices "$log")
+  tiers=$(bench_built_tiers "$log")
   positions=$("$binary" stats "$game" --pieces "$n" --data "$dir/data" | awk '$1 == "total" { print $2 }')
   bytes=$(find "$dir/data" -name '*.gsdb' -printf '%s\n' | awk '{ s += $1 } END { printf "%.0f\n", s }')
   echo

@@ -201,8 +201,8 @@ BENCHMARK(BM_Unrank)->Arg(4)->Arg(5);
 BENCHMARK(BM_Moves)->Arg(4)->Arg(5);
 BENCHMARK(BM_Unmoves)->Arg(4)->Arg(5);
 BENCHMARK(BM_PlayRank)->Arg(4)->Arg(5);
-// 6 pieces too: the per-index cost of a 6-piece build, for docs/BENCHMARKS.md's
-// extrapolation (the cells of a 6-piece tier do not fit in any cache, which this misses).
+// 6 pieces too: the per-index cost of a 6-piece build, for estimating one (docs/BENCHMARKS.md,
+// "Estimates for larger builds"; the cells of a 6-piece tier fit in no cache, which this misses).
 BENCHMARK(BM_ScanIndex)->Arg(4)->Arg(5)->Arg(6);
 BENCHMARK(BM_PropagateIndex)->Arg(4)->Arg(5)->Arg(6);
 

@@ -32,9 +32,8 @@ struct BuildOptions {
   // Tiers with at least this many indices are solved one at a time with every thread;
   // smaller ones side by side, a thread each. Side by side costs less (no contended
   // cells, no threads started per level) and keeps every core busy while enough tiers
-  // are ready: checkers up to 5 pieces (tiers of up to 4 M indices) on 2 threads took
-  // 26.8 s and 51.0 CPU-s with this at 16 M, 31.7 s and 57.8 CPU-s at 1 M
-  // (docs/BENCHMARKS.md).
+  // are ready; the threshold sits above the tiers of which builds have many (checkers'
+  // 5-piece tiers have up to 4 M indices). Measurements: docs/BENCHMARKS.md.
   Index shared_tier_indices = Index{1} << 24;
   // How tiers are written; threads: those of the solve. Quickly, with nothing to choose:
   // zstd's fastest level without a dictionary, blocks of kDefaultBlockBytes. `gamesolver

@@ -1,5 +1,5 @@
 #pragma once
-// Retrograde analysis of one tier with exact depths (DESIGN.md, notes/retrograde.md).
+// Retrograde analysis of one tier with exact depths (docs/DESIGN.md).
 //
 // Working memory is one 16-bit cell per index:
 //

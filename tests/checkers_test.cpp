@@ -63,7 +63,7 @@ std::set<std::string> move_texts(std::string_view position) {
 
 // Perft from the start, depths 1-20, as published by Aart Bik, "perft for 8x8 checkers",
 // TalkChess, 8 May 2009 (http://www.talkchess.com/forum3/viewtopic.php?t=27814); the
-// first ten are also in games/checkers.md. Captures that differ only in the order of the
+// first eleven are also in docs/games/checkers.md. Captures that differ only in the order of the
 // pieces jumped count as different moves.
 constexpr std::uint64_t kPerft[] = {7,      49,     302,     1469,     7361,    36768,
                                     179740, 845931, 3963680, 18391564, 85242128};
@@ -190,7 +190,7 @@ TEST(CheckersText, RejectsBadInput) {
 // ---------------------------------------------------------------------------------
 // Tiers and the battery.
 
-// Boards per number of pieces, the side to move not counted (games/checkers.md).
+// Boards per number of pieces, the side to move not counted (docs/games/checkers.md).
 constexpr std::uint64_t kBoards[] = {0, 120, 6972, 261224, 7092774};
 
 TEST(CheckersIndex, BoardCountsAndExhaustiveRankUnrankUpToThreePieces) {
@@ -463,7 +463,7 @@ TEST(CheckersRetro, AgreesWithBruteForceUpToTwoPieces) { expect_agreement(2); }
 TEST(CheckersRetroSlow, AgreesWithBruteForceUpToThreePieces) { expect_agreement(3); }
 
 TEST(CheckersRetro, OneKingAgainstOneKing) {
-  // games/checkers.md: 992 positions with one side to move; 230 wins, 108 losses and
+  // docs/games/checkers.md: 992 positions with one side to move; 230 wins, 108 losses and
   // 654 draws for the side to move; the longest win takes 11 plies.
   TempDir dir;
   test::build(game, dir.path(), 2, default_threads());

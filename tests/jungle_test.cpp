@@ -1,5 +1,5 @@
 // Jungle Checkers: the generic game battery (tests/game_battery.h) instantiated for
-// gs::jungle::Jungle, the facts of games/jungle.md computed by brute-force enumeration
+// gs::jungle::Jungle, the facts of docs/games/jungle.md computed by brute-force enumeration
 // of raw positions, the rules, the index sizes, and rejection of bad input.
 //
 // Suites whose name ends in "Slow" are the exhaustive passes (ctest label "slow"); the
@@ -282,7 +282,7 @@ TEST(JungleBatterySlow, TextRoundTripLarge) {
 }
 
 // ---------------------------------------------------------------------------------
-// Facts of games/jungle.md, by raw enumeration and by the orbit-weighted index.
+// Facts of docs/games/jungle.md, by raw enumeration and by the orbit-weighted index.
 
 TEST(JungleFacts, TwoPiecePositionsBothSidesToMove) {
   const Jungle game;

@@ -114,7 +114,7 @@ TEST(MorrisIndex, LargestStandardSectorIsBelowGassersIndex) {
   const Morris game;
   const Tier tier = game.parse_tier("8-8-0-0");
   // 46,879 classes of White's 8 stones x C(16, 8) places for Black's: Gasser's
-  // 603,332,730 (games/morris.md), within 2 % of one index per symmetry class.
+  // 603,332,730 (docs/games/morris.md), within 2 % of one index per symmetry class.
   EXPECT_EQ(game.geometry().class_count(8), 46879U);
   EXPECT_EQ(game.size(tier), 603332730U);
   EXPECT_EQ(game.baseline_size(tier), 591726690U);

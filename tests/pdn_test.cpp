@@ -503,7 +503,7 @@ TEST(PdnCli, PlayFromAGameAndSave) {
   EXPECT_NE(gamesolver(dir, {"play", "checkers", "--pdn", file.string(), "--from", "start"}).exit_code, 0);
 }
 
-// Boards per material add up to the boards per piece count (games/checkers.md), and
+// Boards per material add up to the boards per piece count (docs/games/checkers.md), and
 // positions per material to the positions per piece count; returns count's JSON.
 json expect_material_counts(const TempDir& dir, int max_pieces) {
   const RunResult r = gamesolver(

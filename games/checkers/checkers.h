@@ -1,5 +1,5 @@
 #pragma once
-// English checkers (8x8 draughts, games/checkers.md): men move and capture diagonally
+// English checkers (8x8 draughts, docs/games/checkers.md): men move and capture diagonally
 // forward, kings in all four directions; captures are compulsory and a jump sequence
 // continues while it can, except that a man reaching the far row is crowned and the move
 // ends; a side with no piece or no legal move loses.

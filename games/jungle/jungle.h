@@ -1,5 +1,5 @@
 #pragma once
-// Jungle Checkers (games/jungle.md): a 7x7 board, four animals a side, one step
+// Jungle Checkers (docs/games/jungle.md): a 7x7 board, four animals a side, one step
 // orthogonally per move; a player wins by entering the opponent's den or capturing the
 // opponent's last piece; no legal move is a draw.
 //
@@ -303,7 +303,7 @@ class Jungle {
   // to move stands in the den of the side to move, or the side to move has no piece.
   [[nodiscard]] static std::uint64_t end_positions(int pieces);
 
-  // Vos's index (games/jungle.md) for the same positions: 26 * 46 * ... * (48 - n) per
+  // Vos's index (docs/games/jungle.md) for the same positions: 26 * 46 * ... * (48 - n) per
   // side to move, both sides to move for every material up to colour symmetry.
   [[nodiscard]] static std::uint64_t baseline_size(Tier tier);
   [[nodiscard]] static std::string baseline_name() { return "Vos 2016"; }

@@ -1,5 +1,5 @@
 #pragma once
-// The boards of the mill games (games/morris.md) as data: points, the lines drawn
+// The boards of the mill games (docs/games/morris.md) as data: points, the lines drawn
 // between them, the mills, and the symmetry group computed from them.
 //
 // A board is given as its point names and its lines: a line is a sequence of points,

@@ -1,5 +1,5 @@
 #pragma once
-// The mill games (games/morris.md): Nine Men's Morris, Lasker Morris, Morabaraba and the
+// The mill games (docs/games/morris.md): Nine Men's Morris, Lasker Morris, Morabaraba and the
 // small boards of Five, Six and Seven Men's Morris, with every rule option.
 //
 // A position is the two sides' stone sets (games/morris/geometry.h), their stones in

@@ -1,4 +1,4 @@
-// English checkers (games/checkers.md): the 32 dark squares of an 8 x 8 board, numbered
+// English checkers (docs/games/checkers.md): the 32 dark squares of an 8 x 8 board, numbered
 // 1-32 from Black's side; the board from the API names the grid square of each number
 // (`numbered`), Black at the top. Position text, the PDN FEN value: the side to move,
 // then White's and Black's squares with K before a king ('B:W21,22,K30:B1,2,K9'). Move

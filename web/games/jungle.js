@@ -1,4 +1,4 @@
-// Jungle Checkers (games/jungle.md): a 7 x 7 board with a den in the middle of each
+// Jungle Checkers (docs/games/jungle.md): a 7 x 7 board with a den in the middle of each
 // home rank, four animals a side. Position text: ranks 7 to 1 separated by '/', letters
 // R D T E for White and r d t e for Black, digits for runs of empty squares, then w or
 // b. Move text: the piece's letter, x for a capture, the destination ('Eb2', 'txe5'), or

@@ -1,4 +1,4 @@
-// The mill boards (games/morris.md): points on a grid joined by lines, White's and
+// The mill boards (docs/games/morris.md): points on a grid joined by lines, White's and
 // Black's stones, and the stones each side still has in hand. The board comes from the
 // API as kind "points": each point's name, file and rank, and the line segments.
 //
