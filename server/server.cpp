@@ -7,6 +7,7 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -50,9 +51,49 @@ const char* reason(int status) {
   return status >= 500 ? "server error" : "bad request";
 }
 
-std::optional<std::string> parameter(const httplib::Request& request, const char* name) {
-  if (!request.has_param(name)) return std::nullopt;
-  return request.get_param_value(name);
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// %XX as its byte and '+' as a space; anything else, a lone '%' included, as it is.
+std::string percent_decoded(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '+') {
+      out += ' ';
+    } else if (text[i] == '%' && i + 2 < text.size() && hex_digit(text[i + 1]) >= 0 &&
+               hex_digit(text[i + 2]) >= 0) {
+      out += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
+      i += 2;
+    } else {
+      out += text[i];
+    }
+  }
+  return out;
+}
+
+// The value of the first query parameter called `name`: everything after its first '='
+// up to the next '&', percent-decoded. A value may hold '=' unencoded, as a variant with
+// its rule options does ("variant=standard,elephant_takes_rat=off"); cpp-httplib 0.11
+// keeps only what follows a value's last '=' ("off").
+std::optional<std::string> parameter(const httplib::Request& request, std::string_view name) {
+  const std::string_view target = request.target;
+  const std::size_t question = target.find('?');
+  if (question == std::string_view::npos) return std::nullopt;
+  std::string_view query = target.substr(question + 1);
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view part = query.substr(0, amp);
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+    const std::size_t equals = part.find('=');
+    if (percent_decoded(part.substr(0, equals)) != name) continue;
+    return equals == std::string_view::npos ? std::string() : percent_decoded(part.substr(equals + 1));
+  }
+  return std::nullopt;
 }
 
 }  // namespace
