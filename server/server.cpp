@@ -1,10 +1,20 @@
 #include "server/server.h"
 
+#include <arpa/inet.h>
 #include <httplib.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -96,16 +106,170 @@ std::optional<std::string> parameter(const httplib::Request& request, std::strin
   return std::nullopt;
 }
 
+using Clock = std::chrono::steady_clock;
+
+// How often a wait looks whether the server is stopping.
+constexpr int kPollSliceMs = 100;
+
+// A socket address as text ("127.0.0.1", "::1") and port.
+void ip_and_port(const sockaddr_storage& address, std::string& ip, int& port) {
+  char text[INET6_ADDRSTRLEN] = "";
+  if (address.ss_family == AF_INET) {
+    sockaddr_in in{};
+    std::memcpy(&in, &address, sizeof in);
+    ::inet_ntop(AF_INET, &in.sin_addr, text, sizeof text);
+    port = ntohs(in.sin_port);
+  } else if (address.ss_family == AF_INET6) {
+    sockaddr_in6 in6{};
+    std::memcpy(&in6, &address, sizeof in6);
+    ::inet_ntop(AF_INET6, &in6.sin6_addr, text, sizeof text);
+    port = ntohs(in6.sin6_port);
+  }
+  ip = text;
+}
+
+// One connection, as the stream cpp-httplib reads its requests from and writes its
+// responses to. cpp-httplib 0.11 makes a stream for each request, and the bytes it read
+// ahead of the request die with it: of requests pipelined in one write, only the first
+// was answered and the others were dropped. This one lives as long as the connection, so
+// that what was read ahead is the start of the next request.
+class Connection final : public httplib::Stream {
+ public:
+  // `listener` is the server's listening socket, INVALID_SOCKET once it stops.
+  Connection(socket_t fd, int pause_seconds, const std::atomic<socket_t>& listener)
+      : fd_(fd), pause_(std::chrono::seconds(pause_seconds)), listener_(listener) {}
+
+  // Waits for the first byte of the next request until `until`; false when none came:
+  // the client is idle or gone, or the server stops.
+  bool wait_for_request(Clock::time_point until) { return begin_ < end_ || wait(POLLIN, until); }
+
+  bool is_readable() const override { return begin_ < end_ || ready(POLLIN); }
+  bool is_writable() const override { return ready(POLLOUT); }
+
+  ssize_t read(char* data, std::size_t size) override {
+    if (begin_ == end_) {
+      while (true) {
+        if (!wait(POLLIN, Clock::now() + pause_)) return -1;
+        const ssize_t n = ::recv(fd_, buffer_.data(), buffer_.size(), MSG_DONTWAIT);
+        if (n == 0) return 0;
+        if (n > 0) {
+          begin_ = 0;
+          end_ = static_cast<std::size_t>(n);
+          break;
+        }
+        if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return -1;
+      }
+    }
+    const std::size_t n = std::min(size, end_ - begin_);
+    std::memcpy(data, buffer_.data() + begin_, n);
+    begin_ += n;
+    return static_cast<ssize_t>(n);
+  }
+
+  ssize_t write(const char* data, std::size_t size) override {
+    while (true) {
+      const ssize_t n = ::send(fd_, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n >= 0) return n;
+      if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return -1;
+      if (!wait(POLLOUT, Clock::now() + pause_)) return -1;
+    }
+  }
+
+  void get_remote_ip_and_port(std::string& ip, int& port) const override {
+    sockaddr_storage address{};
+    socklen_t length = sizeof address;
+    if (::getpeername(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0) ip_and_port(address, ip, port);
+  }
+  void get_local_ip_and_port(std::string& ip, int& port) const override {
+    sockaddr_storage address{};
+    socklen_t length = sizeof address;
+    if (::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0) ip_and_port(address, ip, port);
+  }
+  socket_t socket() const override { return fd_; }
+
+ private:
+  // Whether the socket is ready for `events` within the longest pause.
+  bool ready(short events) const {
+    pollfd p{fd_, events, 0};
+    return ::poll(&p, 1, static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(pause_).count())) > 0;
+  }
+  // Waits until the socket is ready for `events`; false at `until`, on an error, or when
+  // the server stops.
+  bool wait(short events, Clock::time_point until) {
+    while (listener_.load() != INVALID_SOCKET) {
+      const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
+      if (left <= 0) return false;
+      pollfd p{fd_, events, 0};
+      const int ready = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left, kPollSliceMs)));
+      if (ready > 0) return true;
+      if (ready < 0 && errno != EINTR) return false;
+    }
+    return false;
+  }
+
+  socket_t fd_;
+  Clock::duration pause_;
+  const std::atomic<socket_t>& listener_;
+  std::array<char, 16384> buffer_{};
+  std::size_t begin_ = 0;  // buffer_[begin_, end_) is read and not yet taken
+  std::size_t end_ = 0;
+};
+
+// Closes a connection so that the client can read all it was sent: the end of the
+// response first, then the bytes the client sent that were never read are taken off the
+// socket, as far as they have come, since closing a socket with unread bytes resets the
+// connection and the client may lose the response.
+void close_connection(socket_t fd) {
+  ::shutdown(fd, SHUT_WR);
+  std::array<char, 4096> scrap{};
+  for (int i = 0; i < 16 && ::recv(fd, scrap.data(), scrap.size(), MSG_DONTWAIT) > 0; ++i) {
+  }
+  ::close(fd);
+}
+
+// cpp-httplib's server with its connections served here, on a Connection each; its
+// listen loop, thread pool, request parsing and routing as they are.
+class HttpServer final : public httplib::Server {
+ public:
+  explicit HttpServer(int pause_seconds) : pause_seconds_(pause_seconds) {}
+
+ private:
+  bool process_and_close_socket(socket_t sock) override;
+
+  int pause_seconds_;
+};
+
+bool HttpServer::process_and_close_socket(socket_t sock) {
+  // Responses go out as headers then body: without TCP_NODELAY, Nagle's algorithm holds
+  // the body back until the client's delayed acknowledgement, 40 ms a request.
+  const int yes = 1;
+  ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
+  Connection connection(sock, pause_seconds_, svr_sock_);
+  bool served = false;
+  const std::size_t most = std::max<std::size_t>(1, keep_alive_max_count_);
+  for (std::size_t n = 0; n < most; ++n) {
+    if (!connection.wait_for_request(Clock::now() + std::chrono::seconds(keep_alive_timeout_sec_))) break;
+    bool closed = false;
+    served = process_request(connection, n + 1 == most || svr_sock_ == INVALID_SOCKET, closed, nullptr);
+    if (!served || closed) break;
+  }
+  close_connection(sock);
+  return served;
+}
+
 }  // namespace
 
 struct Server::Impl {
   explicit Impl(ServerOptions server_options)
-      : options(std::move(server_options)), api(options.data), files(options.web) {}
+      : options(std::move(server_options)),
+        api(options.data),
+        files(options.web),
+        http(std::max(1, options.timeout_seconds)) {}
 
   ServerOptions options;
   Api api;
   StaticFiles files;
-  httplib::Server http;
+  HttpServer http;
   int port = 0;
   int threads = 0;
   std::thread thread;
@@ -123,9 +287,6 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>(std::move(o
   impl.http.set_write_timeout(timeout);
   impl.http.set_keep_alive_timeout(timeout);
   impl.http.set_keep_alive_max_count(1000);
-  // Responses go out as headers then body: without TCP_NODELAY, Nagle's algorithm holds
-  // the body back until the client's delayed acknowledgement, 40 ms a request.
-  impl.http.set_tcp_nodelay(true);
   // cpp-httplib's default also sets SO_REUSEPORT, which would let a second server bind a
   // port this one is using and take half of its connections: keep SO_REUSEADDR only.
   impl.http.set_socket_options([](int socket) {
