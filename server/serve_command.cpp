@@ -31,6 +31,11 @@ ServeCommand::ServeCommand(CLI::App& app) {
   command_->add_option("--web", web_, "the page's folder (default: web/ of the source tree)");
   command_->add_option("--threads", options_.threads, "request threads (default: max(8, 2 x cores))")
       ->check(CLI::Range(1, 1024));
+  command_
+      ->add_option("--backlog", options_.backlog,
+                   "connections the kernel holds until they are accepted (at most net.core.somaxconn)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65535));
 }
 
 fs::path find_web_folder(const fs::path& given) {
@@ -85,8 +90,8 @@ int ServeCommand::run() {
   });
   const std::string host =
       options_.host.find(':') != std::string::npos ? "[" + options_.host + "]" : options_.host;
-  fmt::print("gamesolver serve: http://{}:{}/  (data {}, web {}, {} threads); Ctrl-C stops\n", host, port,
-             options_.data.string(), options_.web.string(), server.threads());
+  fmt::print("gamesolver serve: http://{}:{}/  (data {}, web {}, {} threads, backlog {}); Ctrl-C stops\n", host,
+             port, options_.data.string(), options_.web.string(), server.threads(), options_.backlog);
   std::fflush(stdout);
   server.listen();
   listening_done = true;

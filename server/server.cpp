@@ -233,6 +233,12 @@ class HttpServer final : public httplib::Server {
  public:
   explicit HttpServer(int pause_seconds) : pause_seconds_(pause_seconds) {}
 
+  // Gives the bound socket a backlog: cpp-httplib 0.11 listens with one of 5, compiled
+  // into the library, and the kernel drops connections that do not fit (their clients try
+  // again a second later, then 3, 7...). Linux takes a second listen() on a listening
+  // socket as a new backlog, as nginx does when it changes one.
+  bool set_backlog(int backlog) { return ::listen(svr_sock_, backlog) == 0; }
+
  private:
   bool process_and_close_socket(socket_t sock) override;
 
@@ -356,6 +362,9 @@ int Server::bind() {
   if (impl.port <= 0) {
     fail("cannot listen on {}:{} (in use, or not an address of this machine)", impl.options.host,
          impl.options.port);
+  }
+  if (!impl.http.set_backlog(std::max(1, impl.options.backlog))) {
+    fail("cannot set the listen backlog to {}: {}", impl.options.backlog, std::strerror(errno));
   }
   return impl.port;
 }

@@ -3,9 +3,12 @@
 // server/api.h under /api/v1/ and the page's static files from the web folder.
 //
 // Requests are answered by a fixed pool of threads (cpp-httplib's thread pool), each
-// serving one connection at a time; the databases are shared and thread-safe. Request
-// lines, headers and bodies are bounded (cpp-httplib answers 414 and 413), idle or slow
-// connections time out, and every error is a JSON body {"error": "..."}.
+// serving one connection at a time, its requests in order (pipelined ones too); the
+// databases are shared and thread-safe. The listening socket's backlog is
+// options.backlog (cpp-httplib's is 5), so that a burst of connections waits to be
+// accepted instead of being dropped. Request lines, headers and bodies are bounded
+// (cpp-httplib answers 414 and 413), idle or slow connections time out, and every error
+// is a JSON body {"error": "..."}.
 #include <cstddef>
 #include <filesystem>
 #include <memory>
@@ -21,6 +24,7 @@ struct ServerOptions {
   int threads = 0;  // 0: max(8, 2 x cores)
   std::size_t max_body_bytes = std::size_t{16} << 10;
   int timeout_seconds = 5;  // reading a request, writing a response, idle keep-alive
+  int backlog = 1024;       // connections the kernel holds until accepted (at most net.core.somaxconn)
 };
 
 class Server {
