@@ -1,6 +1,7 @@
 #include "server/server.h"
 
 #include <arpa/inet.h>
+#include <fmt/format.h>
 #include <httplib.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -15,6 +16,9 @@
 #include <chrono>
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -110,6 +114,28 @@ using Clock = std::chrono::steady_clock;
 
 // How often a wait looks whether the server is stopping.
 constexpr int kPollSliceMs = 100;
+// What a request may take beyond its body: its line and headers, and a chunked body's
+// framing. cpp-httplib 0.11 reads a line whole before it looks at its length (8 KiB for
+// the request line, 8 KiB a header line), so without a bound one endless line would fill
+// the memory.
+constexpr std::size_t kMaxHeadBytes = std::size_t{64} << 10;
+
+// What a connection may take, from ServerOptions.
+struct Limits {
+  int pause_seconds = 5;          // the longest wait for the next bytes, reading or writing
+  int request_seconds = 10;       // for a whole request to arrive, or a whole response to leave
+  std::size_t request_bytes = 0;  // a request's line, headers and body
+  int per_address = 0;            // connections at a time from one client address; 0: no bound
+};
+
+Limits limits_of(const ServerOptions& options) {
+  Limits limits;
+  limits.pause_seconds = std::max(1, options.timeout_seconds);
+  limits.request_seconds = std::max(1, options.request_timeout_seconds);
+  limits.request_bytes = kMaxHeadBytes + options.max_body_bytes;
+  limits.per_address = std::max(0, options.max_connections_per_address);
+  return limits;
+}
 
 // A socket address as text ("127.0.0.1", "::1") and port.
 void ip_and_port(const sockaddr_storage& address, std::string& ip, int& port) {
@@ -128,28 +154,108 @@ void ip_and_port(const sockaddr_storage& address, std::string& ip, int& port) {
   ip = text;
 }
 
+// The address a client's connections are counted under: its IPv4 address, or its IPv6
+// /64 network (a host is commonly given a whole /64); empty when unknown.
+std::string client_address(socket_t fd) {
+  sockaddr_storage peer{};
+  socklen_t length = sizeof peer;
+  if (::getpeername(fd, reinterpret_cast<sockaddr*>(&peer), &length) != 0) return {};
+  char text[INET6_ADDRSTRLEN] = "";
+  if (peer.ss_family == AF_INET6) {
+    sockaddr_in6 in6{};
+    std::memcpy(&in6, &peer, sizeof in6);
+    if (IN6_IS_ADDR_V4MAPPED(&in6.sin6_addr)) {
+      ::inet_ntop(AF_INET, &in6.sin6_addr.s6_addr[12], text, sizeof text);
+      return text;
+    }
+    std::fill(std::begin(in6.sin6_addr.s6_addr) + 8, std::end(in6.sin6_addr.s6_addr), std::uint8_t{0});
+    ::inet_ntop(AF_INET6, &in6.sin6_addr, text, sizeof text);
+    return std::string(text) + "/64";
+  }
+  std::string ip;
+  int port = 0;
+  ip_and_port(peer, ip, port);
+  return ip;
+}
+
+// Connections open from each client address, up to a bound.
+class AddressTable {
+ public:
+  explicit AddressTable(int bound) : bound_(bound) {}
+  // Counts a connection from `address`; false, counting nothing, when it has `bound` open.
+  bool acquire(const std::string& address) {
+    if (bound_ <= 0) return true;
+    const std::lock_guard lock(mutex_);
+    int& open = open_[address];
+    if (open >= bound_) return false;
+    ++open;
+    return true;
+  }
+  void release(const std::string& address) {
+    if (bound_ <= 0) return;
+    const std::lock_guard lock(mutex_);
+    const auto found = open_.find(address);
+    if (found != open_.end() && --found->second <= 0) open_.erase(found);
+  }
+
+ private:
+  int bound_;
+  std::mutex mutex_;
+  std::map<std::string, int> open_;
+};
+
 // One connection, as the stream cpp-httplib reads its requests from and writes its
 // responses to. cpp-httplib 0.11 makes a stream for each request, and the bytes it read
 // ahead of the request die with it: of requests pipelined in one write, only the first
 // was answered and the others were dropped. This one lives as long as the connection, so
 // that what was read ahead is the start of the next request.
+//
+// It also bounds each request as a whole: cpp-httplib's read timeout is for one read, so
+// a client sending a byte now and then held a worker for as long as it liked. Here reading
+// a request ends at its deadline or after request_bytes, and writing its response at the
+// response's deadline, whatever the pauses.
 class Connection final : public httplib::Stream {
  public:
   // `listener` is the server's listening socket, INVALID_SOCKET once it stops.
-  Connection(socket_t fd, int pause_seconds, const std::atomic<socket_t>& listener)
-      : fd_(fd), pause_(std::chrono::seconds(pause_seconds)), listener_(listener) {}
+  Connection(socket_t fd, const Limits& limits, const std::atomic<socket_t>& listener)
+      : fd_(fd), limits_(limits), listener_(listener) {}
 
   // Waits for the first byte of the next request until `until`; false when none came:
   // the client is idle or gone, or the server stops.
   bool wait_for_request(Clock::time_point until) { return begin_ < end_ || wait(POLLIN, until); }
 
+  // A request starts: it must have arrived by `deadline`.
+  void begin_request(Clock::time_point deadline) {
+    read_deadline_ = deadline;
+    write_deadline_.reset();
+    consumed_ = 0;
+    written_ = 0;
+    timed_out_ = false;
+    too_large_ = false;
+  }
+  // The request was late, or too large: it was cut off.
+  [[nodiscard]] bool timed_out() const { return timed_out_; }
+  [[nodiscard]] bool too_large() const { return too_large_; }
+  [[nodiscard]] std::size_t consumed() const { return consumed_; }  // bytes of the request taken
+  [[nodiscard]] std::size_t written() const { return written_; }    // bytes of its response sent
+  // What was wrong with a request that was cut off, for its answer.
+  [[nodiscard]] std::string problem() const {
+    if (too_large_) return fmt::format("request larger than {} KiB", limits_.request_bytes >> 10);
+    return fmt::format("request timeout: a request must arrive within {} s, with no pause over {} s",
+                       limits_.request_seconds, limits_.pause_seconds);
+  }
+
   bool is_readable() const override { return begin_ < end_ || ready(POLLIN); }
   bool is_writable() const override { return ready(POLLOUT); }
 
   ssize_t read(char* data, std::size_t size) override {
+    if (consumed_ >= limits_.request_bytes) {
+      too_large_ = true;
+      return -1;
+    }
     if (begin_ == end_) {
       while (true) {
-        if (!wait(POLLIN, Clock::now() + pause_)) return -1;
+        if (!wait(POLLIN, std::min(read_deadline_, Clock::now() + pause()))) return -1;
         const ssize_t n = ::recv(fd_, buffer_.data(), buffer_.size(), MSG_DONTWAIT);
         if (n == 0) return 0;
         if (n > 0) {
@@ -160,18 +266,23 @@ class Connection final : public httplib::Stream {
         if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return -1;
       }
     }
-    const std::size_t n = std::min(size, end_ - begin_);
+    const std::size_t n = std::min({size, end_ - begin_, limits_.request_bytes - consumed_});
     std::memcpy(data, buffer_.data() + begin_, n);
     begin_ += n;
+    consumed_ += n;
     return static_cast<ssize_t>(n);
   }
 
   ssize_t write(const char* data, std::size_t size) override {
+    if (!write_deadline_) write_deadline_ = Clock::now() + std::chrono::seconds(limits_.request_seconds);
     while (true) {
       const ssize_t n = ::send(fd_, data, size, MSG_NOSIGNAL | MSG_DONTWAIT);
-      if (n >= 0) return n;
+      if (n >= 0) {
+        written_ += static_cast<std::size_t>(n);
+        return n;
+      }
       if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) return -1;
-      if (!wait(POLLOUT, Clock::now() + pause_)) return -1;
+      if (!wait(POLLOUT, std::min(*write_deadline_, Clock::now() + pause()))) return -1;
     }
   }
 
@@ -188,17 +299,21 @@ class Connection final : public httplib::Stream {
   socket_t socket() const override { return fd_; }
 
  private:
+  [[nodiscard]] Clock::duration pause() const { return std::chrono::seconds(limits_.pause_seconds); }
   // Whether the socket is ready for `events` within the longest pause.
   bool ready(short events) const {
     pollfd p{fd_, events, 0};
-    return ::poll(&p, 1, static_cast<int>(std::chrono::duration_cast<std::chrono::milliseconds>(pause_).count())) > 0;
+    return ::poll(&p, 1, limits_.pause_seconds * 1000) > 0;
   }
-  // Waits until the socket is ready for `events`; false at `until`, on an error, or when
-  // the server stops.
+  // Waits until the socket is ready for `events`; false at `until` (then timed_out()), on
+  // an error, or when the server stops.
   bool wait(short events, Clock::time_point until) {
     while (listener_.load() != INVALID_SOCKET) {
       const auto left = std::chrono::ceil<std::chrono::milliseconds>(until - Clock::now()).count();
-      if (left <= 0) return false;
+      if (left <= 0) {
+        timed_out_ = true;
+        return false;
+      }
       pollfd p{fd_, events, 0};
       const int ready = ::poll(&p, 1, static_cast<int>(std::min<std::int64_t>(left, kPollSliceMs)));
       if (ready > 0) return true;
@@ -208,12 +323,36 @@ class Connection final : public httplib::Stream {
   }
 
   socket_t fd_;
-  Clock::duration pause_;
+  const Limits& limits_;
   const std::atomic<socket_t>& listener_;
   std::array<char, 16384> buffer_{};
   std::size_t begin_ = 0;  // buffer_[begin_, end_) is read and not yet taken
   std::size_t end_ = 0;
+  Clock::time_point read_deadline_ = Clock::time_point::max();
+  std::optional<Clock::time_point> write_deadline_;
+  std::size_t consumed_ = 0;
+  std::size_t written_ = 0;
+  bool timed_out_ = false;
+  bool too_large_ = false;
 };
+
+// The connection whose request this thread is reading or answering, for the error
+// handler: a request cut off while cpp-httplib reads its headers is answered by
+// cpp-httplib as a bad request (400), which the handler makes a 408 or a 431.
+thread_local const Connection* current_connection = nullptr;
+
+// An error answer written straight to the socket, for what is answered outside
+// cpp-httplib: a refused connection, a request cut off in its request line. As much as
+// the socket takes at once, which is all of it this early in a connection.
+void send_error_now(socket_t fd, int status, const char* phrase, const std::string& message) {
+  const std::string body = nlohmann::json{{"error", message}}.dump(-1, ' ', false,
+                                                                    nlohmann::json::error_handler_t::replace);
+  const std::string response = fmt::format(
+      "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nCache-Control: no-store\r\n"
+      "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n{}",
+      status, phrase, body.size(), body);
+  [[maybe_unused]] const ssize_t sent = ::send(fd, response.data(), response.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+}
 
 // Closes a connection so that the client can read all it was sent: the end of the
 // response first, then the bytes the client sent that were never read are taken off the
@@ -227,11 +366,11 @@ void close_connection(socket_t fd) {
   ::close(fd);
 }
 
-// cpp-httplib's server with its connections served here, on a Connection each; its
-// listen loop, thread pool, request parsing and routing as they are.
+// cpp-httplib's server with its connections served here, on a Connection each, within
+// the limits; its listen loop, thread pool, request parsing and routing as they are.
 class HttpServer final : public httplib::Server {
  public:
-  explicit HttpServer(int pause_seconds) : pause_seconds_(pause_seconds) {}
+  explicit HttpServer(const Limits& limits) : limits_(limits), addresses_(limits.per_address) {}
 
   // Gives the bound socket a backlog: cpp-httplib 0.11 listens with one of 5, compiled
   // into the library, and the kernel drops connections that do not fit (their clients try
@@ -241,36 +380,82 @@ class HttpServer final : public httplib::Server {
 
  private:
   bool process_and_close_socket(socket_t sock) override;
+  // The connection's requests, in order; false when it ended on an error.
+  bool serve(Connection& connection, Clock::time_point taken);
 
-  int pause_seconds_;
+  Limits limits_;
+  AddressTable addresses_;
 };
 
 bool HttpServer::process_and_close_socket(socket_t sock) {
+  const Clock::time_point taken = Clock::now();
   // Responses go out as headers then body: without TCP_NODELAY, Nagle's algorithm holds
   // the body back until the client's delayed acknowledgement, 40 ms a request.
   const int yes = 1;
   ::setsockopt(sock, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof yes);
-  Connection connection(sock, pause_seconds_, svr_sock_);
+  const std::string address = client_address(sock);
   bool served = false;
-  const std::size_t most = std::max<std::size_t>(1, keep_alive_max_count_);
-  for (std::size_t n = 0; n < most; ++n) {
-    if (!connection.wait_for_request(Clock::now() + std::chrono::seconds(keep_alive_timeout_sec_))) break;
-    bool closed = false;
-    served = process_request(connection, n + 1 == most || svr_sock_ == INVALID_SOCKET, closed, nullptr);
-    if (!served || closed) break;
+  if (addresses_.acquire(address)) {
+    struct Release {
+      AddressTable& table;
+      const std::string& address;
+      ~Release() { table.release(address); }
+    } release{addresses_, address};
+    Connection connection(sock, limits_, svr_sock_);
+    served = serve(connection, taken);
+  } else {
+    send_error_now(sock, 429, "Too Many Requests",
+                   fmt::format("too many connections from {} (at most {} at a time)", address, limits_.per_address));
   }
   close_connection(sock);
   return served;
 }
 
+bool HttpServer::serve(Connection& connection, Clock::time_point taken) {
+  const auto idle = std::chrono::seconds(keep_alive_timeout_sec_);
+  const auto request_time = std::chrono::seconds(limits_.request_seconds);
+  const std::size_t most = std::max<std::size_t>(1, keep_alive_max_count_);
+  bool served = false;
+  for (std::size_t n = 0; n < most; ++n) {
+    // The first request's time runs from when a worker took the connection, a later
+    // one's from its first byte.
+    const Clock::time_point now = Clock::now();
+    if (!connection.wait_for_request(n == 0 ? std::min(taken + request_time, now + idle) : now + idle)) break;
+    connection.begin_request(n == 0 ? taken + request_time : Clock::now() + request_time);
+    bool closed = false;
+    current_connection = &connection;
+    served = process_request(connection, n + 1 == most || svr_sock_ == INVALID_SOCKET, closed, nullptr);
+    current_connection = nullptr;
+    if (connection.timed_out() || connection.too_large()) {
+      // Cut off in its request line: cpp-httplib answered nothing. (Later, it answered
+      // itself, through the error handler.)
+      if (connection.consumed() > 0 && connection.written() == 0) {
+        if (connection.too_large()) {
+          send_error_now(connection.socket(), 414, "URI Too Long", connection.problem());
+        } else {
+          send_error_now(connection.socket(), 408, "Request Timeout", connection.problem());
+        }
+      }
+      return false;
+    }
+    if (!served || closed) break;
+  }
+  return served;
+}
+
 }  // namespace
+
+int default_threads() {
+  const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
+  return std::max(64, 4 * cores);
+}
 
 struct Server::Impl {
   explicit Impl(ServerOptions server_options)
       : options(std::move(server_options)),
         api(options.data),
         files(options.web),
-        http(std::max(1, options.timeout_seconds)) {}
+        http(limits_of(options)) {}
 
   ServerOptions options;
   Api api;
@@ -283,8 +468,7 @@ struct Server::Impl {
 
 Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>(std::move(options))) {
   Impl& impl = *impl_;
-  const int cores = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
-  impl.threads = impl.options.threads > 0 ? impl.options.threads : std::max(8, 2 * cores);
+  impl.threads = impl.options.threads > 0 ? impl.options.threads : default_threads();
   const auto threads = static_cast<std::size_t>(impl.threads);
   impl.http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   impl.http.set_payload_max_length(impl.options.max_body_bytes);
@@ -339,6 +523,17 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>(std::move(o
   impl.http.Options(R"(/.*)", refuse_method);
   // Errors cpp-httplib answers itself (413, 414, a malformed request) get a JSON body too.
   impl.http.set_error_handler([](const httplib::Request&, httplib::Response& response) {
+    // A request cut off in its headers (or its body) is a bad request to cpp-httplib.
+    // (A body over the limit is skipped, and may be cut off too: its 413 stands.)
+    if (const Connection* connection = current_connection;
+        connection != nullptr && (connection->timed_out() || connection->too_large())) {
+      response.set_header("Connection", "close");
+      if (response.status == 400) {
+        response.status = connection->too_large() ? 431 : 408;
+        response.set_content(nlohmann::json{{"error", connection->problem()}}.dump(), "application/json");
+        return;
+      }
+    }
     if (!response.body.empty()) return;
     response.set_content(nlohmann::json{{"error", reason(response.status)}}.dump(), "application/json");
   });

@@ -1,5 +1,6 @@
 // The explorer server against awkward clients and requests: query values that hold '=',
-// pipelined requests, a burst of connections.
+// pipelined requests, a burst of connections, slow clients, many connections from one
+// address, endless or slow request lines and headers.
 // Everything runs on loopback; clients connect from chosen addresses of 127.0.0.0/8.
 // Every loop is bounded in count and in time.
 #include <arpa/inet.h>
@@ -403,6 +404,218 @@ TEST_F(ServerHardening, BurstOfConnectionsIsAnswered) {
   EXPECT_EQ(answered, kBurst);
   // A connection the kernel dropped is tried again after a second.
   EXPECT_LT(slowest, 1.0);
+}
+
+// Slow clients ("slowloris": a request a byte a second) from one address: those beyond
+// the bound on connections per address (16 by default) are answered 429 and closed at
+// once; the others are answered 408 and closed when their request deadline (3 s here)
+// passes. Meanwhile a client from another address is answered at once: slow clients
+// cannot hold every worker (64 by default). Then the address may connect again.
+// (Before: 8 workers, and a deadline only for each read, 5 s, so that a byte a second
+// held a worker as long as it went on, and the other client waited.)
+TEST_F(ServerHardening, SlowClientsDoNotStallOthers) {
+  server::ServerOptions o = options();
+  o.request_timeout_seconds = 3;
+  const int port = start(o);
+  const int bound = o.max_connections_per_address;
+  ASSERT_GT(bound, 0);
+  const int count = bound + 4;
+  const std::string request = "GET /api/v1/games HTTP/1.1\r\nHost: x\r\nX-Slow: " + std::string(100, 'a');
+
+  struct Slow {
+    Socket socket;
+    Clock::time_point opened;
+    std::string received;
+    double ended = -1;  // seconds from opening to closing, -1 while open
+  };
+  std::vector<Slow> slow;
+  for (int i = 0; i < count; ++i) {
+    slow.push_back({Socket("127.0.0.1", port), Clock::now(), {}, -1});
+    ASSERT_TRUE(slow.back().socket.open());
+  }
+  Response normal;
+  double normal_seconds = -1;
+  std::thread normal_client;
+  const auto begin = Clock::now();
+  std::size_t sent = 0;
+  // Ticks of 50 ms for 10 s at most: a byte a second on each slow connection that has
+  // had no answer; the normal request after 1.5 s.
+  for (int tick = 0; tick < 200; ++tick) {
+    if (tick == 30) {
+      normal_client = std::thread([&] {
+        const auto start = Clock::now();
+        normal = get(port, "/api/v1/games/jungle", "127.0.0.2", 5);
+        normal_seconds = seconds_since(start);
+      });
+    }
+    if (tick % 20 == 0 && sent < request.size()) {
+      for (Slow& s : slow) {
+        if (s.ended < 0 && s.received.empty()) s.socket.send_now(std::string_view(request).substr(sent, 1));
+      }
+      ++sent;
+    }
+    bool all_ended = true;
+    for (Slow& s : slow) {
+      while (s.ended < 0) {
+        const Socket::Read r = s.socket.read_some(s.received, 0);
+        if (r == Socket::Read::closed) s.ended = seconds_since(s.opened);
+        if (r != Socket::Read::data) break;
+      }
+      all_ended = all_ended && s.ended >= 0;
+    }
+    if (all_ended && tick > 30) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  normal_client.join();
+  const double seconds = seconds_since(begin);
+
+  EXPECT_EQ(normal.status, 200) << "after " << normal_seconds << " s";
+  EXPECT_LT(normal_seconds, 2.0);
+  int refused = 0;
+  int timed_out = 0;
+  for (const Slow& s : slow) {
+    const int status = static_cast<int>(number_after(s.received, "HTTP/1.1 "));
+    if (status == 429) {
+      ++refused;
+      EXPECT_GE(s.ended, 0);
+      EXPECT_LT(s.ended, 1.5) << "429 and closed at once";
+      EXPECT_NE(s.received.find("at most " + std::to_string(bound)), std::string::npos) << s.received;
+    } else if (status == 408) {
+      ++timed_out;
+      EXPECT_GE(s.ended, 2.5);
+      EXPECT_LT(s.ended, 6.0) << "closed at the 3 s deadline";
+    } else {
+      ADD_FAILURE() << "a slow connection " << (s.ended < 0 ? "still open" : "closed") << " after "
+                    << seconds << " s with " << (s.received.empty() ? "no answer" : s.received.substr(0, 100));
+    }
+  }
+  EXPECT_EQ(refused, count - bound);
+  EXPECT_EQ(timed_out, bound);
+  // Their connections gone, the address is served again.
+  EXPECT_EQ(get(port, "/api/v1/games/jungle").status, 200);
+}
+
+// A request line that does not end is cut off with 414 once the request passes 64 KiB +
+// the bound on bodies (80 KiB), at once, whatever keeps coming. (Before: read whole into
+// memory for as long as it came.)
+TEST_F(ServerHardening, EndlessRequestLineIsCutOff) {
+  const int port = start(options());
+  Socket socket("127.0.0.3", port);
+  ASSERT_TRUE(socket.open());
+  const auto begin = Clock::now();
+  std::string received;
+  bool closed = false;
+  // 16 KiB at a time, up to 16 MiB or 5 s, reading as it goes.
+  const std::string chunk(16384, 'a');
+  ASSERT_TRUE(socket.send_all("GET /"));
+  for (int i = 0; i < 1024 && !closed && seconds_since(begin) < 5; ++i) {
+    if (socket.send_now(chunk) < 0) break;  // reset: the server is gone from this connection
+    closed = socket.read_some(received, 5) == Socket::Read::closed;
+  }
+  for (int i = 0; i < 100 && !closed; ++i) closed = socket.read_some(received, 50) == Socket::Read::closed;
+  EXPECT_TRUE(closed);
+  EXPECT_LT(seconds_since(begin), 3.0);
+  // The answer, unless the connection was reset before it could be read.
+  if (!received.empty()) {
+    EXPECT_EQ(number_after(received, "HTTP/1.1 "), 414) << received.substr(0, 200);
+    EXPECT_NE(received.find("request larger than 80 KiB"), std::string::npos) << received.substr(0, 300);
+  }
+  EXPECT_EQ(get(port, "/api/v1/games/jungle").status, 200);
+}
+
+// Cut off in the headers, where cpp-httplib answers the request itself: endless headers
+// get 431, headers that come too slowly 408, each with a JSON error, and the connection
+// is closed. (Before: endless headers were read as long as they came, and slow ones
+// held the connection as long as no pause passed 5 s.)
+TEST_F(ServerHardening, EndlessOrSlowHeadersAreCutOff) {
+  server::ServerOptions o = options();
+  o.request_timeout_seconds = 2;
+  const int port = start(o);
+  {
+    Socket socket("127.0.0.6", port);
+    ASSERT_TRUE(socket.open());
+    const auto begin = Clock::now();
+    std::string headers;
+    for (int i = 0; i < 1000; ++i) headers += "X-Header-" + std::to_string(i) + ": " + std::string(100, 'h') + "\r\n";
+    ASSERT_TRUE(socket.send_all("GET /api/v1/games HTTP/1.1\r\nHost: x\r\n"));
+    socket.send_all(headers);  // may fail once the server has closed
+    bool closed = false;
+    const std::vector<Response> responses = socket.responses(2, 5, &closed);
+    ASSERT_EQ(responses.size(), 1U);
+    EXPECT_EQ(responses[0].status, 431);
+    EXPECT_EQ(error_of(responses[0]), "request larger than 80 KiB");
+    EXPECT_TRUE(closed);
+    EXPECT_LT(seconds_since(begin), 2.0);
+  }
+  {
+    Socket socket("127.0.0.6", port);
+    ASSERT_TRUE(socket.open());
+    const auto begin = Clock::now();
+    ASSERT_TRUE(socket.send_all("GET /api/v1/games HTTP/1.1\r\nHost: x\r\n"));
+    std::string received;
+    bool closed = false;
+    // A header byte every 0.5 s, for 5 s at most.
+    const std::string slow = "X-Slow: aaaaaaaaaa";
+    for (std::size_t i = 0; i < slow.size() && !closed && received.empty(); ++i) {
+      socket.send_now(std::string_view(slow).substr(i, 1));
+      for (int k = 0; k < 10 && !closed; ++k) closed = socket.read_some(received, 50) == Socket::Read::closed;
+    }
+    for (int k = 0; k < 40 && !closed; ++k) closed = socket.read_some(received, 50) == Socket::Read::closed;
+    const double seconds = seconds_since(begin);
+    const std::vector<Response> responses = take_responses(received);
+    ASSERT_EQ(responses.size(), 1U) << received;
+    EXPECT_EQ(responses[0].status, 408);
+    EXPECT_EQ(error_of(responses[0]), "request timeout: a request must arrive within 2 s, with no pause over 5 s");
+    EXPECT_TRUE(closed);
+    EXPECT_GE(seconds, 1.5);
+    EXPECT_LT(seconds, 3.5);
+  }
+  EXPECT_EQ(get(port, "/api/v1/games/jungle", "127.0.0.6").status, 200);
+}
+
+// `gamesolver serve` takes the limits as options, says them when it starts, and keeps
+// them: with --max-connections-per-address 3, a fourth connection from one address is
+// answered 429 while three idle ones are open, and another address is served.
+TEST_F(ServerHardening, ServeCommandTakesTheLimits) {
+  TempDir capture;
+  const test::RunResult help = test::run({GAMESOLVER_BINARY, "serve", "--help"}, capture.path());
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* option : {"--threads", "--request-timeout", "--max-connections-per-address", "--backlog"}) {
+    EXPECT_NE(help.out.find(option), std::string::npos) << option << "\n" << help.out;
+  }
+  test::Child serve({GAMESOLVER_BINARY, "serve", "--port", "0", "--data", (dir_.path() / "data").string(), "--web",
+                     (dir_.path() / "web").string(), "--threads", "12", "--request-timeout", "7",
+                     "--max-connections-per-address", "3", "--backlog", "2048"},
+                    capture.path());
+  std::string line;
+  int port = 0;
+  for (int i = 0; i < 600 && port <= 0 && !serve.finished(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (const fs::directory_entry& entry : fs::directory_iterator(capture.path())) {
+      if (entry.path().extension() != ".out") continue;
+      line = test::read_file(entry.path());
+      port = static_cast<int>(number_after(line, "http://127.0.0.1:"));
+    }
+  }
+  ASSERT_GT(port, 0) << line;
+  EXPECT_NE(line.find("12 workers, requests within 7 s, 3 connections per address, backlog 2048"), std::string::npos)
+      << line;
+  {
+    std::vector<Socket> idle;
+    for (int i = 0; i < 3; ++i) {
+      idle.emplace_back("127.0.0.4", port);
+      ASSERT_TRUE(idle.back().open());
+    }
+    // Give the server the time to take the three.
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    const Response refused = get(port, "/api/v1/games/jungle", "127.0.0.4");
+    EXPECT_EQ(refused.status, 429);
+    EXPECT_EQ(error_of(refused), "too many connections from 127.0.0.4 (at most 3 at a time)");
+    EXPECT_EQ(get(port, "/api/v1/games/jungle", "127.0.0.5").status, 200);
+  }
+  serve.kill(SIGTERM);
+  const test::RunResult result = serve.wait();
+  EXPECT_EQ(result.exit_code, 0) << result.out << result.err;
 }
 
 }  // namespace
