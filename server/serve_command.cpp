@@ -35,15 +35,17 @@ ServeCommand::ServeCommand(CLI::App& app) {
                    "workers, each serving one connection at a time (default: max(64, 4 x cores))")
       ->check(CLI::Range(1, 1024));
   command_
-      ->add_option("--request-timeout", options_.request_timeout_seconds,
-                   "seconds for a whole request to arrive (from the connection's start, or the request's first "
-                   "byte), or a response to be taken; later: 408 and the connection closed")
+      ->add_option(
+          "--request-timeout", options_.request_timeout_seconds,
+          "seconds for a whole request to arrive (from the connection's start, or the request's first "
+          "byte), or a response to be taken; later: 408 and the connection closed")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
   command_
-      ->add_option("--max-connections-per-address", options_.max_connections_per_address,
-                   "connections at a time from one client address (IPv4 address, IPv6 /64); more are answered 429 "
-                   "(0: no bound)")
+      ->add_option(
+          "--max-connections-per-address", options_.max_connections_per_address,
+          "connections at a time from one client address (IPv4 address, IPv6 /64); more are answered 429 "
+          "(0: no bound)")
       ->capture_default_str()
       ->check(CLI::Range(0, 1 << 20));
   command_
@@ -105,14 +107,15 @@ int ServeCommand::run() {
   });
   const std::string host =
       options_.host.find(':') != std::string::npos ? "[" + options_.host + "]" : options_.host;
-  const std::string per_address = options_.max_connections_per_address > 0
-                                       ? fmt::format("{} connections per address", options_.max_connections_per_address)
-                                       : std::string("no bound per address");
+  const std::string per_address =
+      options_.max_connections_per_address > 0
+          ? fmt::format("{} connections per address", options_.max_connections_per_address)
+          : std::string("no bound per address");
   fmt::print(
       "gamesolver serve: http://{}:{}/  (data {}, web {}, {} workers, requests within {} s, {}, backlog {}); "
       "Ctrl-C stops\n",
-      host, port, options_.data.string(), options_.web.string(), server.threads(), options_.request_timeout_seconds,
-      per_address, options_.backlog);
+      host, port, options_.data.string(), options_.web.string(), server.threads(),
+      options_.request_timeout_seconds, per_address, options_.backlog);
   std::fflush(stdout);
   server.listen();
   listening_done = true;

@@ -245,8 +245,8 @@ class Connection final : public httplib::Stream {
                        limits_.request_seconds, limits_.pause_seconds);
   }
 
-  bool is_readable() const override { return begin_ < end_ || ready(POLLIN); }
-  bool is_writable() const override { return ready(POLLOUT); }
+  [[nodiscard]] bool is_readable() const override { return begin_ < end_ || ready(POLLIN); }
+  [[nodiscard]] bool is_writable() const override { return ready(POLLOUT); }
 
   ssize_t read(char* data, std::size_t size) override {
     if (consumed_ >= limits_.request_bytes) {
@@ -289,19 +289,21 @@ class Connection final : public httplib::Stream {
   void get_remote_ip_and_port(std::string& ip, int& port) const override {
     sockaddr_storage address{};
     socklen_t length = sizeof address;
-    if (::getpeername(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0) ip_and_port(address, ip, port);
+    if (::getpeername(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0)
+      ip_and_port(address, ip, port);
   }
   void get_local_ip_and_port(std::string& ip, int& port) const override {
     sockaddr_storage address{};
     socklen_t length = sizeof address;
-    if (::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0) ip_and_port(address, ip, port);
+    if (::getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &length) == 0)
+      ip_and_port(address, ip, port);
   }
-  socket_t socket() const override { return fd_; }
+  [[nodiscard]] socket_t socket() const override { return fd_; }
 
  private:
   [[nodiscard]] Clock::duration pause() const { return std::chrono::seconds(limits_.pause_seconds); }
   // Whether the socket is ready for `events` within the longest pause.
-  bool ready(short events) const {
+  [[nodiscard]] bool ready(short events) const {
     pollfd p{fd_, events, 0};
     return ::poll(&p, 1, limits_.pause_seconds * 1000) > 0;
   }
@@ -345,13 +347,14 @@ thread_local const Connection* current_connection = nullptr;
 // cpp-httplib: a refused connection, a request cut off in its request line. As much as
 // the socket takes at once, which is all of it this early in a connection.
 void send_error_now(socket_t fd, int status, const char* phrase, const std::string& message) {
-  const std::string body = nlohmann::json{{"error", message}}.dump(-1, ' ', false,
-                                                                    nlohmann::json::error_handler_t::replace);
+  const std::string body =
+      nlohmann::json{{"error", message}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   const std::string response = fmt::format(
       "HTTP/1.1 {} {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nCache-Control: no-store\r\n"
       "X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n{}",
       status, phrase, body.size(), body);
-  [[maybe_unused]] const ssize_t sent = ::send(fd, response.data(), response.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+  [[maybe_unused]] const ssize_t sent =
+      ::send(fd, response.data(), response.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
 }
 
 // Closes a connection so that the client can read all it was sent: the end of the
@@ -404,8 +407,9 @@ bool HttpServer::process_and_close_socket(socket_t sock) {
     Connection connection(sock, limits_, svr_sock_);
     served = serve(connection, taken);
   } else {
-    send_error_now(sock, 429, "Too Many Requests",
-                   fmt::format("too many connections from {} (at most {} at a time)", address, limits_.per_address));
+    send_error_now(
+        sock, 429, "Too Many Requests",
+        fmt::format("too many connections from {} (at most {} at a time)", address, limits_.per_address));
   }
   close_connection(sock);
   return served;
@@ -452,10 +456,7 @@ int default_threads() {
 
 struct Server::Impl {
   explicit Impl(ServerOptions server_options)
-      : options(std::move(server_options)),
-        api(options.data),
-        files(options.web),
-        http(limits_of(options)) {}
+      : options(std::move(server_options)), api(options.data), files(options.web), http(limits_of(options)) {}
 
   ServerOptions options;
   Api api;

@@ -32,8 +32,8 @@ struct ServerOptions {
   std::filesystem::path web;
   int threads = 0;  // workers; 0: default_threads()
   std::size_t max_body_bytes = std::size_t{16} << 10;
-  int timeout_seconds = 5;           // the longest pause in reading or writing; idle keep-alive
-  int request_timeout_seconds = 10;  // for a whole request to arrive, or a whole response to leave
+  int timeout_seconds = 5;               // the longest pause in reading or writing; idle keep-alive
+  int request_timeout_seconds = 10;      // for a whole request to arrive, or a whole response to leave
   int max_connections_per_address = 16;  // 0: no bound
   int backlog = 1024;  // connections the kernel holds until accepted (at most net.core.somaxconn)
 };

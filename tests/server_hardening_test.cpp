@@ -53,8 +53,8 @@ long number_after(std::string_view text, std::string_view prefix) {
   if (at == std::string_view::npos) return -1;
   long number = 0;
   bool digits = false;
-  for (std::size_t i = at + prefix.size(); i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0;
-       ++i, digits = true) {
+  for (std::size_t i = at + prefix.size();
+       i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0; ++i, digits = true) {
     number = number * 10 + (text[i] - '0');
   }
   return digits ? number : -1;
@@ -107,7 +107,8 @@ class Socket {
       const timeval timeout{5, 0};
       ::setsockopt(fd_, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
     }
-    if (::connect(fd_, reinterpret_cast<const sockaddr*>(&to), sizeof to) != 0 && errno != EINPROGRESS) close();
+    if (::connect(fd_, reinterpret_cast<const sockaddr*>(&to), sizeof to) != 0 && errno != EINPROGRESS)
+      close();
   }
   ~Socket() { close(); }
   Socket(const Socket&) = delete;
@@ -192,13 +193,15 @@ Response get(int port, const std::string& target, const std::string& source = "1
 
 std::string error_of(const Response& response) {
   const json body = json::parse(response.body, nullptr, false);
-  return body.is_object() && body.contains("error") && body["error"].is_string() ? body["error"].get<std::string>()
-                                                                                 : std::string();
+  return body.is_object() && body.contains("error") && body["error"].is_string()
+             ? body["error"].get<std::string>()
+             : std::string();
 }
 
 std::size_t occurrences(std::string_view text, std::string_view word) {
   std::size_t count = 0;
-  for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + word.size())) {
+  for (std::size_t at = text.find(word); at != std::string_view::npos;
+       at = text.find(word, at + word.size())) {
     ++count;
   }
   return count;
@@ -217,8 +220,8 @@ int listen_backlog(int port) {
     if (::getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &length) != 0 || listening == 0) continue;
     sockaddr_in address{};
     length = sizeof address;
-    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0 || address.sin_family != AF_INET ||
-        ntohs(address.sin_port) != port) {
+    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0 ||
+        address.sin_family != AF_INET || ntohs(address.sin_port) != port) {
       continue;
     }
     tcp_info info{};
@@ -304,10 +307,10 @@ TEST_F(ServerHardening, PipelinedRequestsAreAnsweredInOrder) {
   {
     Socket socket("127.0.0.1", port);
     ASSERT_TRUE(socket.open());
-    ASSERT_TRUE(socket.send_all(
-        "GET /api/v1/games/jungle HTTP/1.1\r\nHost: x\r\n\r\n"
-        "GET /api/v1/games/nothing HTTP/1.1\r\nHost: x\r\n\r\n"
-        "GET /api/v1/games/morris HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    ASSERT_TRUE(
+        socket.send_all("GET /api/v1/games/jungle HTTP/1.1\r\nHost: x\r\n\r\n"
+                        "GET /api/v1/games/nothing HTTP/1.1\r\nHost: x\r\n\r\n"
+                        "GET /api/v1/games/morris HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
     bool closed = false;
     const auto begin = Clock::now();
     const std::vector<Response> responses = socket.responses(4, 10, &closed);
@@ -485,8 +488,8 @@ TEST_F(ServerHardening, SlowClientsDoNotStallOthers) {
       EXPECT_GE(s.ended, 2.5);
       EXPECT_LT(s.ended, 6.0) << "closed at the 3 s deadline";
     } else {
-      ADD_FAILURE() << "a slow connection " << (s.ended < 0 ? "still open" : "closed") << " after "
-                    << seconds << " s with " << (s.received.empty() ? "no answer" : s.received.substr(0, 100));
+      ADD_FAILURE() << "a slow connection " << (s.ended < 0 ? "still open" : "closed") << " after " << seconds
+                    << " s with " << (s.received.empty() ? "no answer" : s.received.substr(0, 100));
     }
   }
   EXPECT_EQ(refused, count - bound);
@@ -536,7 +539,8 @@ TEST_F(ServerHardening, EndlessOrSlowHeadersAreCutOff) {
     ASSERT_TRUE(socket.open());
     const auto begin = Clock::now();
     std::string headers;
-    for (int i = 0; i < 1000; ++i) headers += "X-Header-" + std::to_string(i) + ": " + std::string(100, 'h') + "\r\n";
+    for (int i = 0; i < 1000; ++i)
+      headers += "X-Header-" + std::to_string(i) + ": " + std::string(100, 'h') + "\r\n";
     ASSERT_TRUE(socket.send_all("GET /api/v1/games HTTP/1.1\r\nHost: x\r\n"));
     socket.send_all(headers);  // may fail once the server has closed
     bool closed = false;
@@ -565,7 +569,8 @@ TEST_F(ServerHardening, EndlessOrSlowHeadersAreCutOff) {
     const std::vector<Response> responses = take_responses(received);
     ASSERT_EQ(responses.size(), 1U) << received;
     EXPECT_EQ(responses[0].status, 408);
-    EXPECT_EQ(error_of(responses[0]), "request timeout: a request must arrive within 2 s, with no pause over 5 s");
+    EXPECT_EQ(error_of(responses[0]),
+              "request timeout: a request must arrive within 2 s, with no pause over 5 s");
     EXPECT_TRUE(closed);
     EXPECT_GE(seconds, 1.5);
     EXPECT_LT(seconds, 3.5);
@@ -580,11 +585,12 @@ TEST_F(ServerHardening, ServeCommandTakesTheLimits) {
   TempDir capture;
   const test::RunResult help = test::run({GAMESOLVER_BINARY, "serve", "--help"}, capture.path());
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* option : {"--threads", "--request-timeout", "--max-connections-per-address", "--backlog"}) {
+  for (const char* option :
+       {"--threads", "--request-timeout", "--max-connections-per-address", "--backlog"}) {
     EXPECT_NE(help.out.find(option), std::string::npos) << option << "\n" << help.out;
   }
-  test::Child serve({GAMESOLVER_BINARY, "serve", "--port", "0", "--data", (dir_.path() / "data").string(), "--web",
-                     (dir_.path() / "web").string(), "--threads", "12", "--request-timeout", "7",
+  test::Child serve({GAMESOLVER_BINARY, "serve", "--port", "0", "--data", (dir_.path() / "data").string(),
+                     "--web", (dir_.path() / "web").string(), "--threads", "12", "--request-timeout", "7",
                      "--max-connections-per-address", "3", "--backlog", "2048"},
                     capture.path());
   std::string line;
@@ -598,7 +604,8 @@ TEST_F(ServerHardening, ServeCommandTakesTheLimits) {
     }
   }
   ASSERT_GT(port, 0) << line;
-  EXPECT_NE(line.find("12 workers, requests within 7 s, 3 connections per address, backlog 2048"), std::string::npos)
+  EXPECT_NE(line.find("12 workers, requests within 7 s, 3 connections per address, backlog 2048"),
+            std::string::npos)
       << line;
   {
     std::vector<Socket> idle;
