@@ -23,7 +23,8 @@ ninja -C "$build" gamesolver serve_load >/dev/null
 data="$build/bench-data"
 "$build/gamesolver" build jungle --pieces "$pieces" --data "$data" --quiet >/dev/null
 log=$(mktemp)
-"$build/gamesolver" serve --port 0 --data "$data" --threads "$threads" >"$log" 2>&1 &
+# All the load comes from one address: no bound on connections per address.
+"$build/gamesolver" serve --port 0 --data "$data" --threads "$threads" --max-connections-per-address 0 >"$log" 2>&1 &
 server=$!
 trap 'kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -f "$log"' EXIT
 port=""

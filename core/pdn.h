@@ -10,7 +10,7 @@
 //   2. 8-11 (2. 9-13 $2 ...) 22-17! 1/2-1/2
 //
 // This file knows no game: a move is the text between separators, which the game's own
-// parse_move reads (cli/pdn_game.h). Skipped: comments `{...}` and `; ...`, variations
+// parse_move reads (app/pdn_game.h). Skipped: comments `{...}` and `; ...`, variations
 // `(...)` (nested), NAGs `$n`, `!`/`?` suffixes, move numbers `1.` and `1...` (also
 // glued to the move, `1.11-15`), lines starting with `%`. Results: `1-0` (the side that
 // moves first in the game's start position wins: Black in checkers), `0-1`, `1/2-1/2`,

@@ -32,7 +32,7 @@
 //     the table, the databases, repetition); one that already decides the node ends it
 //     (enhanced transposition cutoff), and ones already decided need no search. The rest
 //     go in order: the table's best child, captures, then the game's evaluation
-//     (search/hooks.h).
+//     (core/game.h).
 //   - Tests without a depth limit: a draw is proven only when every line of the attacker
 //     ends in a repetition, a database or the table, and the attacker can walk far
 //     without repeating, so iterative deepening alone reaches the depth a draw needs only

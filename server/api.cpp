@@ -71,11 +71,14 @@ Reply error_reply(int status, const std::string& message) { return {status, {{"e
 
 Api::Variant& Api::variant(const app::GameEntry& game, const std::string& name) {
   std::unique_ptr<app::GameService> service;
+  auto [variant, rules] = split_variant(name);
   try {
-    auto [variant, rules] = split_variant(name);
     service = game.make(variant, rules);
   } catch (const Error& error) {
-    throw NotFound(fmt::format("unknown variant '{}' of {}: {}", name, game.name, error.what()));
+    // The game's message names a variant it does not know, and the game; one about a
+    // rule option needs the whole name around it.
+    if (rules.empty()) throw NotFound(error.what());
+    throw NotFound(fmt::format("variant '{}' of {}: {}", name, game.name, error.what()));
   }
   const db::Location location = service->database_location(data_);
   const std::string key = game.name + "/" + location.directory().filename().string();

@@ -48,7 +48,7 @@ class Api {
                  const std::optional<std::string>& variant, const std::optional<std::string>& move);
 
  private:
-  // A variant's driver and its open databases, made on first use and kept: the open
+  // A variant's service and its open databases, made on first use and kept: the open
   // tier files are the warm cache. The number of variants is bounded by the games' rule
   // options, so is this map.
   struct Variant {

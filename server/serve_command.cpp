@@ -7,6 +7,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <string>
 #include <system_error>
 #include <thread>
 
@@ -29,8 +30,29 @@ ServeCommand::ServeCommand(CLI::App& app) {
       ->capture_default_str()
       ->check(CLI::Range(0, 65535));
   command_->add_option("--web", web_, "the page's folder (default: web/ of the source tree)");
-  command_->add_option("--threads", options_.threads, "request threads (default: max(8, 2 x cores))")
+  command_
+      ->add_option("--threads", options_.threads,
+                   "workers, each serving one connection at a time (default: max(64, 4 x cores))")
       ->check(CLI::Range(1, 1024));
+  command_
+      ->add_option(
+          "--request-timeout", options_.request_timeout_seconds,
+          "seconds for a whole request to arrive (from the connection's start, or the request's first "
+          "byte), or a response to be taken; later: 408 and the connection closed")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  command_
+      ->add_option(
+          "--max-connections-per-address", options_.max_connections_per_address,
+          "connections at a time from one client address (IPv4 address, IPv6 /64); more are answered 429 "
+          "(0: no bound)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1 << 20));
+  command_
+      ->add_option("--backlog", options_.backlog,
+                   "connections the kernel holds until they are accepted (at most net.core.somaxconn)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65535));
 }
 
 fs::path find_web_folder(const fs::path& given) {
@@ -85,8 +107,15 @@ int ServeCommand::run() {
   });
   const std::string host =
       options_.host.find(':') != std::string::npos ? "[" + options_.host + "]" : options_.host;
-  fmt::print("gamesolver serve: http://{}:{}/  (data {}, web {}, {} threads); Ctrl-C stops\n", host, port,
-             options_.data.string(), options_.web.string(), server.threads());
+  const std::string per_address =
+      options_.max_connections_per_address > 0
+          ? fmt::format("{} connections per address", options_.max_connections_per_address)
+          : std::string("no bound per address");
+  fmt::print(
+      "gamesolver serve: http://{}:{}/  (data {}, web {}, {} workers, requests within {} s, {}, backlog {}); "
+      "Ctrl-C stops\n",
+      host, port, options_.data.string(), options_.web.string(), server.threads(),
+      options_.request_timeout_seconds, per_address, options_.backlog);
   std::fflush(stdout);
   server.listen();
   listening_done = true;

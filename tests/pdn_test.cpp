@@ -1,4 +1,4 @@
-// Game files (core/pdn.h, cli/pdn_game.h): parsing of tags, move numbers, comments,
+// Game files (core/pdn.h, app/pdn_game.h): parsing of tags, move numbers, comments,
 // variations, annotations and several games; every error with its line and column;
 // write-then-read round trips for checkers, Jungle and the mill games; and the command
 // line: `probe --pdn` against `probe` of every position, `play --pdn --save` round
