@@ -58,7 +58,6 @@
 #include "db/database.h"
 #include "search/bound_table.h"
 #include "search/databases.h"
-#include "core/game.h"
 #include "search/key.h"
 #include "search/proof_leaves.h"
 #include "search/report.h"

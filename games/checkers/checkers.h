@@ -204,7 +204,8 @@ class Checkers {
   // Boards by material for `count --materials` (games/checkers/material.h).
   [[nodiscard]] static std::uint32_t material(const Position& pos);
   [[nodiscard]] static std::string material_name(std::uint32_t code);
-  [[nodiscard]] static std::vector<std::pair<std::uint32_t, std::uint64_t>> end_positions_by_material(int pieces);
+  [[nodiscard]] static std::vector<std::pair<std::uint32_t, std::uint64_t>> end_positions_by_material(
+      int pieces);
 
   // Rules.
   [[nodiscard]] static Position start();

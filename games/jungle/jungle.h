@@ -265,9 +265,9 @@ class Jungle {
     return true;
   }
 
-  // For the search (core/game.h, HasCaptures and HasEvaluation): captures, and a heuristic that orders moves (never
-  // a value): material, then the nearest piece's distance to the opponent's den against
-  // the opponent's nearest piece's distance to ours.
+  // For the search (core/game.h, HasCaptures and HasEvaluation): captures, and a heuristic that orders moves
+  // (never a value): material, then the nearest piece's distance to the opponent's den against the opponent's
+  // nearest piece's distance to ours.
   [[nodiscard]] static bool is_capture(const Position& pos, const Move& move) {
     (void)pos;
     return move.captured != kNone;

@@ -1,0 +1,207 @@
+#include <fmt/format.h>
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command_line.h"
+
+#include "app/registry.h"
+#include "cli/commands.h"
+#include "core/error.h"
+
+namespace gs::cli {
+
+namespace {
+
+std::string games_help() {
+  std::string text = "games:";
+  for (const auto& game : app::registered_games()) {
+    text += fmt::format("\n  {:<10} {}", game.name, game.description);
+    for (const auto& option : game.option_help) text += fmt::format("\n    --rule {}", option);
+  }
+  return text;
+}
+
+CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
+                      Invocation& command, bool with_pieces) {
+  CLI::App* sub = app.add_subcommand(name, description);
+  sub->add_option("game", command.game, "the game (see gamesolver --help)")->required();
+  sub->add_option("--data", command.common.data, "database directory")->capture_default_str();
+  sub->add_option("--variant", command.variant, "the game's variant (default: its standard rules)");
+  sub->add_option("--rule", command.rules, "a rule option key=value (repeatable)");
+  sub->add_flag("--quiet", command.common.quiet, "no progress on stderr");
+  if (with_pieces) {
+    sub->add_option("--pieces", command.pieces,
+                    "tiers with up to this many pieces (mill games: stones a side, on the board and in hand)")
+        ->capture_default_str()
+        ->check(CLI::Range(2, 64));
+  }
+  return sub;
+}
+
+}  // namespace
+
+CommandLine::CommandLine(CLI::App& app) {
+  app.footer(games_help());
+  // Each subcommand's callback names the command it selected.
+  auto select = [this](CLI::App* sub) { sub->callback([this, sub] { command_.command = sub->get_name(); }); };
+
+  CLI::App* build =
+      add_command(app, "build", "build the databases of every tier up to --pieces", command_, true);
+  build->add_option("--threads", command_.common.threads, "threads (default: every core)")
+      ->check(CLI::Range(1, 1024));
+  build->add_option("--memory", command_.common.memory_gib, "working-memory budget in GiB")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-5, 1e6));
+  build->add_flag("--mpi", command_.build.mpi,
+                  "run under mpirun: rank 0 hands out tiers, the other ranks build them (--threads and "
+                  "--memory per rank); finished tiers are logged, so a restarted run skips them");
+  build
+      ->add_option("--mpi-timeout", command_.build.mpi_timeout,
+                   "seconds a building rank may stay silent before its tier goes to another rank")
+      ->capture_default_str()
+      ->check(CLI::Range(0.5, 1e6));
+  select(build);
+
+  CLI::App* extended = add_command(
+      app, "extended",
+      "mill games: build what the empty-board starts need and print their values (stones to place 3..K)",
+      command_, false);
+  extended->add_option("--max-in-hand", command_.max_in_hand, "the most stones to place for either side (K)")
+      ->required()
+      ->check(CLI::Range(3, 12));
+  extended->add_option("--threads", command_.common.threads, "threads (default: every core)")
+      ->check(CLI::Range(1, 1024));
+  extended->add_option("--memory", command_.common.memory_gib, "working-memory budget in GiB")
+      ->capture_default_str()
+      ->check(CLI::Range(1e-5, 1e6));
+  extended->add_flag("--json", command_.json, "JSON output (the build's report goes to stderr)");
+  select(extended);
+
+  CLI::App* probe = add_command(
+      app, "probe", "the value of a position and of every move, or of every ply of a game (--pdn)", command_,
+      false);
+  CLI::Option* probe_position = probe->add_option("position", command_.position, "position text, or 'start'");
+  CLI::Option* probe_pdn =
+      probe->add_option("--pdn", command_.pdn,
+                        "a PDN game file: every ply with the values before and after it, moves that change "
+                        "the theoretical value marked as errors");
+  probe_pdn->excludes(probe_position);
+  probe->add_option("--game", command_.game_number, "with --pdn: the game in the file, from 1")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->needs(probe_pdn);
+  probe->add_flag("--json", command_.json, "JSON output");
+  probe->callback([this, probe_position] {
+    if (!command_.pdn && probe_position->count() == 0)
+      throw CLI::RequiredError("probe: a position or --pdn FILE");
+    command_.command = "probe";
+  });
+
+  CLI::App* verify =
+      add_command(app, "verify", "re-derive every stored value from its successors", command_, true);
+  verify->add_option("--threads", command_.common.threads, "threads (default: every core)")
+      ->check(CLI::Range(1, 1024));
+  verify->add_flag(
+      "--checksums", command_.verify.checksums,
+      "check every block's checksum and the file checksums only (fast), without re-deriving values");
+  select(verify);
+
+  CLI::App* compress =
+      add_command(app, "compress", "rewrite the databases in format v2 with another value encoding or codec",
+                  command_, true);
+  compress->add_option("--encoding", command_.compress.encoding, "wdl (win/draw/loss, for probing) or depth")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"wdl", "depth"}));
+  compress->add_option("--codec", command_.compress.codec, "auto (the smallest file), rle, zstd or none")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "rle", "zstd", "none"}));
+  compress
+      ->add_option("--dictionary", command_.compress.dictionary,
+                   "zstd dictionaries: tier (one in a file where it pays), game (one shared by every tier, "
+                   "in a file beside them) or none")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"tier", "game", "none"}));
+  compress->add_option("--level", command_.compress.zstd_level, "zstd compression level")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 22));
+  compress->add_option("--threads", command_.common.threads, "threads (default: every core)")
+      ->check(CLI::Range(1, 1024));
+  select(compress);
+
+  CLI::App* stats = add_command(app, "stats", "per tier: positions, wins, draws, losses, depths, file size",
+                                command_, true);
+  stats->add_flag("--json", command_.json, "JSON output");
+  select(stats);
+
+  CLI::App* count =
+      add_command(app, "count", "count positions from the rules, without databases", command_, true);
+  count->add_flag("--json", command_.json, "JSON output");
+  count->add_flag("--tiers", command_.per_tier, "a row per tier too");
+  count->add_flag("--materials", command_.count.per_material,
+                  "a row per material too (checkers: nbk nwk nbp nwp, e.g. 2211; with the end positions of "
+                  "each material, so that a piece count's rows add up to its boards)");
+  count->add_flag("--sizes", command_.count.sizes_only,
+                  "only the index sizes against the game's baseline (fast: no positions enumerated)");
+  count->add_option("--threads", command_.common.threads, "threads (default: every core)")
+      ->check(CLI::Range(1, 1024));
+  select(count);
+
+  CLI::App* play =
+      add_command(app, "play", "play against the perfect player in the terminal", command_, false);
+  CLI::Option* play_from =
+      play->add_option("--from", command_.play.from, "start from this position (or 'start')");
+  CLI::Option* play_pdn =
+      play->add_option("--pdn", command_.play.pdn, "start from the end of a game in this PDN file");
+  play_pdn->excludes(play_from);
+  play->add_option("--game", command_.play.game, "with --pdn: the game in the file, from 1")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber)
+      ->needs(play_pdn);
+  play->add_option("--save", command_.play_options.save,
+                   "write the game (from its start, or the --pdn game's, to where play ended) to this PDN "
+                   "file when play ends");
+  play->add_option("--human", command_.play_options.human,
+                   "the side you play: white, black, or auto (the side to move)")
+      ->check(CLI::IsMember({"white", "black", "auto"}));
+  select(play);
+
+  CLI::App* solve =
+      add_command(app, "solve",
+                  "prove the value of a position by search (df-pn, PNS or alpha-beta), probing the databases",
+                  command_, false);
+  solve->add_option("position", command_.position, "position text, or 'start'")->required();
+  solve->add_option("--algorithm", command_.solve.algorithm, "df-pn, pns or alphabeta")
+      ->capture_default_str();
+  solve
+      ->add_option("--question", command_.solve.question,
+                   "win (is it a win for the side to move?), draw (is it at least a draw?) or value (both)")
+      ->capture_default_str();
+  solve->add_option("--time", command_.solve.seconds, "time limit in seconds (0: none)")
+      ->capture_default_str();
+  solve->add_option("--memory", command_.solve.memory_gib, "memory for the search's tables and tree, in GiB")
+      ->capture_default_str();
+  solve->add_flag("--json", command_.json, "JSON output");
+  select(solve);
+
+  CLI::App* perft = add_command(
+      app, "perft", "count the leaves of the move tree to a depth (checks move generation)", command_, false);
+  perft->add_option("--from", command_.perft.from, "from this position (default: the start)");
+  perft->add_option("--depth", command_.perft.depth, "plies")->required()->check(CLI::Range(0, 64));
+  perft->add_flag("--divide", command_.perft.divide, "the count below each first move too");
+  perft->add_flag("--json", command_.json, "JSON output");
+  select(perft);
+}
+
+int CommandLine::run() {
+  const auto& game = app::find_game(command_.game);
+  const auto service = game.make(command_.variant, command_.rules);
+  return cli::run(command_, *service, {std::cin, std::cout, std::cerr});
+}
+
+}  // namespace gs::cli
