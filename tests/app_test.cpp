@@ -60,15 +60,21 @@ CommandRun run(cli::Invocation invocation, const std::string& input = "") {
   return result;
 }
 
-cli::Invocation tictactoe(const std::string& command, const test::TempDir& dir) {
+// `gamesolver <command> <game> --data DIR --pieces N --quiet --threads 2`.
+cli::Invocation invocation_of(const std::string& command, const std::string& game, const test::TempDir& dir,
+                              int pieces) {
   cli::Invocation invocation;
   invocation.command = command;
-  invocation.game = "tictactoe";
+  invocation.game = game;
   invocation.common.data = dir.path();
   invocation.common.quiet = true;
   invocation.common.threads = 2;
-  invocation.pieces = 9;
+  invocation.pieces = pieces;
   return invocation;
+}
+
+cli::Invocation tictactoe(const std::string& command, const test::TempDir& dir) {
+  return invocation_of(command, "tictactoe", dir, 9);
 }
 
 class TicTacToeSolved : public ::testing::Test {
@@ -201,14 +207,7 @@ TEST(Registry, OnlyMillGamesHaveExtended) {
 class JunglePrinted : public ::testing::Test {
  protected:
   static cli::Invocation jungle(const std::string& command, const test::TempDir& dir) {
-    cli::Invocation invocation;
-    invocation.command = command;
-    invocation.game = "jungle";
-    invocation.common.data = dir.path();
-    invocation.common.quiet = true;
-    invocation.common.threads = 2;
-    invocation.pieces = 2;
-    return invocation;
+    return invocation_of(command, "jungle", dir, 2);
   }
 };
 
