@@ -1,0 +1,199 @@
+// The ready queue of the tier graph (retro/tier_schedule.h), which retro::build and the
+// MPI manager share.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "retro/tier_schedule.h"
+
+namespace gs {
+namespace {
+
+using retro::TierNode;
+using retro::TierSchedule;
+
+TierNode node(Tier tier, std::uint64_t size, std::vector<Tier> children) {
+  return {tier, fmt::format("T{}", tier), size, std::move(children)};
+}
+
+// Takes every tier, finishing the started ones in an order `pick` chooses among them,
+// and returns the tiers in the order they were taken; checks on the way that a tier is
+// taken once, after all its children finished.
+template <class Pick>
+std::vector<Tier> run_all(TierSchedule& schedule, int at_once, Pick pick) {
+  std::vector<Tier> taken;
+  std::set<Tier> finished;
+  std::vector<std::size_t> running;
+  while (!schedule.finished()) {
+    while (static_cast<int>(running.size()) < at_once) {
+      const std::optional<std::size_t> job = schedule.take();
+      if (!job) break;
+      const TierNode& n = schedule.node(*job);
+      for (const Tier child : n.children)
+        EXPECT_TRUE(finished.contains(child)) << n.name << " before " << child;
+      EXPECT_EQ(std::count(taken.begin(), taken.end(), n.tier), 0) << n.name << " taken twice";
+      taken.push_back(n.tier);
+      running.push_back(*job);
+    }
+    if (running.empty()) {
+      ADD_FAILURE() << "nothing ready or running, " << schedule.remaining() << " tiers left";
+      break;
+    }
+    const std::size_t which = pick(running.size());
+    const std::size_t job = running[which];
+    running.erase(running.begin() + static_cast<std::ptrdiff_t>(which));
+    EXPECT_EQ(schedule.state(job), TierSchedule::State::kRunning);
+    schedule.finish(job);
+    finished.insert(schedule.node(job).tier);
+    EXPECT_EQ(schedule.running(), running.size());
+  }
+  EXPECT_EQ(taken.size(), schedule.size());
+  return taken;
+}
+
+TEST(TierSchedule, ChainOneAtATime) {
+  // 3 reads 2 reads 1 reads 0, given parents first: one ready tier at a time.
+  TierSchedule schedule({node(3, 10, {2}), node(2, 10, {1}), node(1, 10, {0}), node(0, 10, {})});
+  EXPECT_EQ(schedule.ready().size(), 1U);
+  std::vector<Tier> order;
+  while (const std::optional<std::size_t> job = schedule.take()) {
+    EXPECT_FALSE(schedule.next()) << "two tiers of a chain ready at once";
+    order.push_back(schedule.node(*job).tier);
+    EXPECT_EQ(schedule.remaining(), 4 - order.size() + 1);
+    schedule.finish(*job);
+  }
+  EXPECT_EQ(order, (std::vector<Tier>{0, 1, 2, 3}));
+  EXPECT_TRUE(schedule.finished());
+  EXPECT_FALSE(schedule.failed());
+}
+
+TEST(TierSchedule, DiamondWaitsForBothSides) {
+  // D reads B and C, which read A. B and C are ready together, the larger first; D only
+  // when both are done.
+  TierSchedule schedule({node(0, 5, {}), node(1, 7, {0}), node(2, 9, {0}), node(3, 1, {1, 2})});
+  const std::size_t a = *schedule.take();
+  EXPECT_EQ(schedule.node(a).tier, 0U);
+  EXPECT_FALSE(schedule.next());
+  schedule.finish(a);
+  EXPECT_EQ(schedule.ready(), (std::vector<std::size_t>{2, 1}));  // C (9) before B (7)
+  const std::size_t c = *schedule.take();
+  const std::size_t b = *schedule.take();
+  EXPECT_EQ(schedule.node(c).tier, 2U);
+  EXPECT_EQ(schedule.node(b).tier, 1U);
+  EXPECT_EQ(schedule.running(), 2U);
+  schedule.finish(b);
+  EXPECT_FALSE(schedule.next()) << "D is ready with C still running";
+  EXPECT_EQ(schedule.state(3), TierSchedule::State::kWaiting);
+  schedule.finish(c);
+  EXPECT_EQ(schedule.next(), std::optional<std::size_t>(3));
+  schedule.finish(*schedule.take());
+  EXPECT_TRUE(schedule.finished());
+}
+
+TEST(TierSchedule, LargestFirstThenTheOrderGiven) {
+  TierSchedule schedule(
+      {node(10, 3, {}), node(11, 8, {}), node(12, 3, {}), node(13, 8, {}), node(14, 1, {})});
+  std::vector<Tier> order;
+  while (const std::optional<std::size_t> job = schedule.take()) order.push_back(schedule.node(*job).tier);
+  EXPECT_EQ(order, (std::vector<Tier>{11, 13, 10, 12, 14}));
+  EXPECT_EQ(schedule.running(), 5U);
+}
+
+TEST(TierSchedule, AFailureStopsHandingOut) {
+  // Two leaves and a parent of each: the first leaf fails while the second runs.
+  TierSchedule schedule({node(0, 5, {}), node(1, 5, {}), node(2, 1, {0}), node(3, 1, {1})});
+  const std::size_t first = *schedule.take();
+  const std::size_t second = *schedule.take();
+  schedule.fail_tier(first, std::make_exception_ptr(Error("first failure")));
+  EXPECT_TRUE(schedule.failed());
+  EXPECT_EQ(schedule.state(first), TierSchedule::State::kFailed);
+  EXPECT_EQ(schedule.running(), 1U);
+  // The tier running goes on; its parent becomes ready but is not handed out.
+  schedule.finish(second);
+  EXPECT_EQ(schedule.ready().size(), 1U);
+  EXPECT_FALSE(schedule.next());
+  EXPECT_FALSE(schedule.take());
+  EXPECT_EQ(schedule.state(2), TierSchedule::State::kWaiting);  // the failed tier's parent
+  EXPECT_FALSE(schedule.finished());
+  // The first error is kept.
+  schedule.fail_build(std::make_exception_ptr(Error("second failure")));
+  try {
+    schedule.rethrow_if_failed();
+    ADD_FAILURE() << "no error";
+  } catch (const Error& e) {
+    EXPECT_STREQ(e.what(), "first failure");
+  }
+}
+
+TEST(TierSchedule, PutBackAndFinishingAReadyTier) {
+  // The MPI manager's cases: a tier whose rank was given up goes back on the queue, and a
+  // given-up rank may still finish it before it is handed out again.
+  TierSchedule schedule({node(0, 5, {}), node(1, 2, {0})});
+  const std::size_t job = *schedule.take();
+  schedule.put_back(job);
+  EXPECT_EQ(schedule.running(), 0U);
+  EXPECT_EQ(schedule.next(), std::optional<std::size_t>(job));
+  schedule.finish(job);  // ready, not started: finished all the same
+  EXPECT_TRUE(schedule.done(job));
+  EXPECT_EQ(schedule.next(), std::optional<std::size_t>(1));
+  EXPECT_THROW(schedule.finish(job), std::logic_error);
+  EXPECT_THROW(schedule.put_back(1), std::logic_error);
+  EXPECT_THROW(schedule.start(job), std::logic_error);
+}
+
+TEST(TierSchedule, BadGraphsAreErrors) {
+  auto message = [](const std::vector<TierNode>& nodes) {
+    try {
+      TierSchedule schedule(nodes);
+    } catch (const Error& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  EXPECT_EQ(message({node(0, 1, {}), node(1, 1, {7})}), "tier T1 reads a tier outside the build");
+  EXPECT_EQ(message({node(0, 1, {}), node(0, 1, {})}), "tier T0 is in the build twice");
+  EXPECT_EQ(message({node(0, 1, {}), node(1, 1, {0, 2}), node(2, 1, {1})}),
+            "the tier graph has a cycle through T1");
+  EXPECT_EQ(message({}), "");
+  EXPECT_TRUE(TierSchedule(std::vector<TierNode>{}).finished());
+}
+
+TEST(TierSchedule, RandomGraphsInEveryOrderOfCompletion) {
+  // Random DAGs (a tier reads up to three earlier ones), random sizes, 1 to 4 tiers at
+  // once finished in a random order: every tier once, after its children; the same
+  // completions give the same order.
+  for (int seed = 0; seed < 20; ++seed) {
+    std::mt19937_64 random(static_cast<std::uint64_t>(seed));
+    const int count = 1 + static_cast<int>(random() % 200);
+    std::vector<TierNode> nodes;
+    for (int t = 0; t < count; ++t) {
+      std::set<Tier> children;
+      for (int c = static_cast<int>(random() % 4); c > 0 && t > 0; --c) {
+        children.insert(static_cast<Tier>(random() % static_cast<std::uint64_t>(t)) * 3);
+      }
+      nodes.push_back(node(static_cast<Tier>(t) * 3, random() % 50, {children.begin(), children.end()}));
+    }
+    std::shuffle(nodes.begin(), nodes.end(), random);
+    const int at_once = 1 + static_cast<int>(random() % 4);
+    const std::uint64_t picks = random();
+    auto order = [&] {
+      TierSchedule schedule(nodes);
+      std::mt19937_64 pick(picks);
+      return run_all(schedule, at_once, [&](std::size_t n) { return static_cast<std::size_t>(pick() % n); });
+    };
+    const std::vector<Tier> first = order();
+    EXPECT_EQ(first.size(), nodes.size()) << "seed " << seed;
+    EXPECT_EQ(order(), first) << "seed " << seed;
+  }
+}
+
+}  // namespace
+}  // namespace gs
