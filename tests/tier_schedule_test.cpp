@@ -1,18 +1,29 @@
 // The ready queue of the tier graph (retro/tier_schedule.h), which retro::build and the
-// MPI manager share.
+// MPI manager share, and the fixed pool of threads (core/thread_pool.h, and parallel_for
+// on it).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "core/error.h"
+#include "core/parallel.h"
+#include "core/thread_pool.h"
 #include "retro/tier_schedule.h"
+#include "tests/tier_dag_game.h"
 
 namespace gs {
 namespace {
@@ -193,6 +204,144 @@ TEST(TierSchedule, RandomGraphsInEveryOrderOfCompletion) {
     EXPECT_EQ(first.size(), nodes.size()) << "seed " << seed;
     EXPECT_EQ(order(), first) << "seed " << seed;
   }
+}
+
+// ---------------------------------------------------------------------------------
+// The pool.
+
+TEST(ThreadPool, RunsEveryTaskOnItsThreads) {
+  const pid_t caller = ::gettid();
+  std::atomic<int> ran{0};
+  std::mutex mutex;
+  std::set<pid_t> threads;
+  {
+    ThreadPool pool(3);
+    EXPECT_EQ(pool.size(), 3);
+    EXPECT_EQ(ThreadPool::current(), nullptr);
+    for (int i = 0; i < 100; ++i) {
+      pool.submit([&] {
+        EXPECT_EQ(ThreadPool::current(), &pool);
+        {
+          const std::lock_guard lock(mutex);
+          threads.insert(::gettid());
+        }
+        ++ran;
+      });
+    }
+  }  // the queued tasks run before the threads end
+  EXPECT_EQ(ran.load(), 100);
+  EXPECT_LE(threads.size(), 3U);
+  EXPECT_FALSE(threads.contains(caller));
+}
+
+TEST(ThreadPool, FreeThreadsJoinATeam) {
+  // Every helper comes (the pool's other threads are free): each call waits for all, so
+  // that no thread makes two.
+  std::mutex mutex;
+  std::condition_variable all_there;
+  std::map<int, pid_t> seen;
+  ThreadPool pool(4);  // ends first: its threads use what is above
+  pool.submit([&] {
+    pool.team(3, [&](int t) {
+      std::unique_lock lock(mutex);
+      seen.emplace(t, ::gettid());
+      all_there.notify_all();
+      all_there.wait_for(lock, std::chrono::seconds(30), [&] { return seen.size() == 4; });
+    });
+  });
+  pool.submit([] {});  // queued behind the team's offers, which go first
+  std::unique_lock lock(mutex);
+  ASSERT_TRUE(all_there.wait_for(lock, std::chrono::seconds(30), [&] { return seen.size() == 4; }));
+  std::set<pid_t> threads;
+  for (const auto& [t, tid] : seen) threads.insert(tid);
+  EXPECT_EQ(threads.size(), 4U) << "a team's calls on one thread";
+}
+
+TEST(ThreadPool, OffersNoThreadTakesAreWithdrawn) {
+  // One thread of two is held by a task: a team on the other does all its work alone
+  // and returns without waiting for the held thread.
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool held = false;
+  bool release = false;
+  std::atomic<int> chunks{0};
+  std::set<int> callers;
+  std::atomic<bool> team_done{false};
+  ThreadPool pool(2);
+  pool.submit([&] {
+    std::unique_lock lock(mutex);
+    held = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return release; });
+  });
+  {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return held; });
+  }
+  pool.submit([&] {
+    parallel_for(0, 1000, 2, 10, [&](std::uint64_t, std::uint64_t, int thread) {
+      ++chunks;
+      const std::lock_guard lock(mutex);
+      callers.insert(thread);
+    });
+    team_done = true;
+    const std::lock_guard lock(mutex);
+    release = true;
+    changed.notify_all();
+  });
+  {
+    std::unique_lock lock(mutex);
+    ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(30), [&] { return release; }));
+  }
+  EXPECT_TRUE(team_done.load());
+  EXPECT_EQ(chunks.load(), 100);
+  EXPECT_EQ(callers, std::set<int>{0});
+}
+
+TEST(ThreadPool, ParallelForOnAPoolStartsNoThread) {
+  // A loop asking for every thread of the pool runs on the pool's threads only, and
+  // an exception in any chunk comes back.
+  constexpr int kThreads = 3;
+  std::mutex mutex;
+  std::set<pid_t> loop_threads;
+  std::atomic<int> most_alive{0};
+  std::atomic<std::uint64_t> sum{0};
+  std::condition_variable done;
+  bool finished = false;
+  bool threw = false;
+  ThreadPool pool(kThreads);
+  const std::set<pid_t> before = test::thread_ids();
+  pool.submit([&] {
+    parallel_for(0, 100000, kThreads, 100, [&](std::uint64_t begin, std::uint64_t end, int thread) {
+      EXPECT_LT(thread, kThreads);
+      for (std::uint64_t i = begin; i < end; ++i) sum += i;
+      if (begin % 10000 == 0) {
+        const int alive = test::threads_alive();
+        int most = most_alive.load();
+        while (alive > most && !most_alive.compare_exchange_weak(most, alive)) {
+        }
+      }
+      const std::lock_guard lock(mutex);
+      loop_threads.insert(::gettid());
+    });
+    try {
+      parallel_for(0, 1000, kThreads, 1, [&](std::uint64_t begin, std::uint64_t, int) {
+        if (begin == 500) fail("chunk {}", begin);
+      });
+    } catch (const Error& e) {
+      threw = std::string(e.what()) == "chunk 500";
+    }
+    const std::lock_guard lock(mutex);
+    finished = true;
+    done.notify_all();
+  });
+  std::unique_lock lock(mutex);
+  ASSERT_TRUE(done.wait_for(lock, std::chrono::seconds(60), [&] { return finished; }));
+  EXPECT_EQ(sum.load(), std::uint64_t{100000} * 99999 / 2);
+  EXPECT_TRUE(threw);
+  EXPECT_LE(most_alive.load(), static_cast<int>(before.size()));
+  EXPECT_LE(loop_threads.size(), static_cast<std::size_t>(kThreads));
+  for (const pid_t tid : loop_threads) EXPECT_TRUE(before.contains(tid)) << "a thread started for the loop";
 }
 
 }  // namespace
