@@ -1,6 +1,7 @@
-// The ready queue of the tier graph (retro/tier_schedule.h), which retro::build and the
-// MPI manager share, and the fixed pool of threads (core/thread_pool.h, and parallel_for
-// on it).
+// The one scheduler of tier builds: the ready queue of the tier graph
+// (retro/tier_schedule.h) that retro::build and the MPI manager share, the fixed pool of
+// threads that retro::build runs ready tiers on (core/thread_pool.h, and parallel_for
+// on it), and the build's threads counted from inside its solves.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -22,7 +23,11 @@
 #include "core/error.h"
 #include "core/parallel.h"
 #include "core/thread_pool.h"
+#include "db/database.h"
+#include "retro/build.h"
 #include "retro/tier_schedule.h"
+#include "tests/retro_util.h"
+#include "tests/test_util.h"
 #include "tests/tier_dag_game.h"
 
 namespace gs {
@@ -30,6 +35,7 @@ namespace {
 
 using retro::TierNode;
 using retro::TierSchedule;
+using test::TempDir;
 
 TierNode node(Tier tier, std::uint64_t size, std::vector<Tier> children) {
   return {tier, fmt::format("T{}", tier), size, std::move(children)};
@@ -342,6 +348,94 @@ TEST(ThreadPool, ParallelForOnAPoolStartsNoThread) {
   EXPECT_LE(most_alive.load(), static_cast<int>(before.size()));
   EXPECT_LE(loop_threads.size(), static_cast<std::size_t>(kThreads));
   for (const pid_t tid : loop_threads) EXPECT_TRUE(before.contains(tid)) << "a thread started for the loop";
+}
+
+// ---------------------------------------------------------------------------------
+// The build's threads, counted from inside its solves.
+
+struct BuildCount {
+  int before = 0;      // threads alive before the build (the caller's among them)
+  int most_alive = 0;  // during the solves
+  int after = 0;       // after the build returned
+  std::set<pid_t> solvers;
+  std::size_t reports = 0;
+  std::size_t callbacks = 0;
+};
+
+BuildCount count_build(const test::TierDagGame& game, int tiers, int threads, Index shared_tier_indices) {
+  TempDir dir;
+  db::Database database(db::Location::of(game, dir.path()));
+  retro::BuildOptions options = test::build_options(threads);
+  options.shared_tier_indices = shared_tier_indices;
+  BuildCount count;
+  // ThreadSanitizer starts a thread of its own with the process's second thread.
+  std::thread([] {}).join();
+  count.before = test::threads_alive();
+  std::set<Tier> seen;
+  const std::vector<retro::TierReport> reports =
+      retro::build(game, database, tiers, options, [&](const retro::TierReport& report) {
+        EXPECT_TRUE(seen.insert(report.tier).second) << report.name;
+        EXPECT_TRUE(report.built) << report.name;
+        ++count.callbacks;
+        game.watch().sample();
+      });
+  count.after = test::threads_alive();
+  count.most_alive = game.watch().most_alive.load();
+  count.solvers = game.watch().solvers;
+  count.reports = reports.size();
+  const std::vector<Tier> order = retro::tiers_in_order(game, tiers);
+  for (std::size_t i = 0; i < reports.size() && i < order.size(); ++i) EXPECT_EQ(reports[i].tier, order[i]);
+  return count;
+}
+
+TEST(BuildThreads, ManySmallTiersSideBySideOnTThreads) {
+  // 96 tiers of a few thousand indices, 8 ready at a time, solved side by side on 3
+  // threads: never more than 3 threads besides those there before (the caller's), the
+  // same 3 for every tier, and none left when the build returns.
+  constexpr int kTiers = 96;
+  constexpr int kThreads = 3;
+  const test::TierDagGame game(8, 2000);
+  const BuildCount count = count_build(game, kTiers, kThreads, ~Index{0});
+  EXPECT_EQ(count.reports, static_cast<std::size_t>(kTiers));
+  EXPECT_EQ(count.callbacks, static_cast<std::size_t>(kTiers));
+  EXPECT_LE(count.most_alive, count.before + kThreads);
+  EXPECT_LE(count.solvers.size(), static_cast<std::size_t>(kThreads));
+  EXPECT_FALSE(count.solvers.contains(::gettid())) << "a tier solved on the caller's thread";
+  EXPECT_EQ(count.after, count.before);
+}
+
+TEST(BuildThreads, TiersAloneBorrowThePool) {
+  // Every tier alone with every thread, each tier three chunks of its parallel loops:
+  // the loops run on the pool, and no thread is started for them.
+  constexpr int kTiers = 12;
+  constexpr int kThreads = 3;
+  const test::TierDagGame game(3, 40000);
+  const BuildCount count = count_build(game, kTiers, kThreads, 0);
+  EXPECT_EQ(count.reports, static_cast<std::size_t>(kTiers));
+  EXPECT_LE(count.most_alive, count.before + kThreads);
+  EXPECT_LE(count.solvers.size(), static_cast<std::size_t>(kThreads));
+  EXPECT_FALSE(count.solvers.contains(::gettid()));
+  EXPECT_EQ(count.after, count.before);
+}
+
+TEST(BuildThreads, TheFilesDoNotDependOnTheSchedule) {
+  // The test game's files: one thread, side by side on three, alone on three.
+  const test::TierDagGame game(4, 20000);
+  std::map<std::string, std::string> reference;
+  for (const auto& [threads, shared] : std::vector<std::pair<int, Index>>{{1, 0}, {3, ~Index{0}}, {3, 0}}) {
+    TempDir dir;
+    db::Database database(db::Location::of(game, dir.path()));
+    retro::BuildOptions options = test::build_options(threads);
+    options.shared_tier_indices = shared;
+    retro::build(game, database, 20, options);
+    const auto files = test::snapshot(dir.path());
+    EXPECT_EQ(files.size(), 20U);
+    if (reference.empty()) {
+      reference = files;
+    } else {
+      EXPECT_EQ(test::compare_snapshots(reference, files), "") << threads << " threads, shared " << shared;
+    }
+  }
 }
 
 }  // namespace
