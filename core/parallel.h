@@ -9,13 +9,17 @@
 #include <thread>
 #include <vector>
 
+#include "core/thread_pool.h"
+
 namespace gs {
 
 // The number of threads to use when the user gives none: every core.
 inline int default_threads() { return std::max(1U, std::thread::hardware_concurrency()); }
 
 // Calls body(begin, end, thread) for disjoint chunks covering [first, last), on
-// `threads` threads. An exception thrown by a body stops the loop and is rethrown.
+// `threads` threads (thread < threads; a thread's calls are one after another). An
+// exception thrown by a body stops the loop and is rethrown. Called on a thread of a
+// ThreadPool, the loop runs on that thread and on the pool's threads free to help.
 template <class Body>
 void parallel_for(std::uint64_t first, std::uint64_t last, int threads, std::uint64_t chunk, Body&& body) {
   if (first >= last) return;
@@ -39,13 +43,19 @@ void parallel_for(std::uint64_t first, std::uint64_t last, int threads, std::uin
       stop = true;
     }
   };
-  if (workers == 1) {
-    work(0);
-  } else {
-    std::vector<std::jthread> pool;
-    pool.reserve(static_cast<std::size_t>(workers - 1));
-    for (int t = 1; t < workers; ++t) pool.emplace_back(work, t);
-    work(0);
+  // On a thread of a ThreadPool the pool's other threads help as they come free, and
+  // threads are started only for what the pool is too small to give.
+  ThreadPool* const pool = workers > 1 ? ThreadPool::current() : nullptr;
+  const int borrowed = pool ? std::min(workers - 1, pool->size() - 1) : 0;
+  {
+    std::vector<std::jthread> started;
+    started.reserve(static_cast<std::size_t>(workers - 1 - borrowed));
+    for (int t = borrowed + 1; t < workers; ++t) started.emplace_back(work, t);
+    if (borrowed > 0) {
+      pool->team(borrowed, work);
+    } else {
+      work(0);
+    }
   }
   if (error) std::rethrow_exception(error);
 }

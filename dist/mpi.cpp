@@ -13,13 +13,13 @@
 #include <cstdio>
 #include <exception>
 #include <fstream>
-#include <map>
 #include <optional>
 #include <set>
 #include <thread>
 #include <utility>
 
 #include "core/error.h"
+#include "retro/tier_schedule.h"
 
 namespace gs::dist {
 namespace {
@@ -131,51 +131,25 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
                            const std::function<void(const Job&, const JobResult&)>& on_done) {
   using Clock = std::chrono::steady_clock;
   ManagerSummary summary;
-  std::map<Tier, std::size_t> index;
-  for (std::size_t i = 0; i < jobs.size(); ++i) index[jobs[i].tier] = i;
-  std::vector<int> waiting(jobs.size(), 0);
-  std::vector<std::vector<std::size_t>> parents(jobs.size());
-  std::vector<bool> done(jobs.size(), false);
-  std::size_t remaining = jobs.size();
+  // Jobs are numbered as given; ready ones go out largest first, then in that order.
+  retro::TierSchedule schedule([&] {
+    std::vector<retro::TierNode> nodes;
+    nodes.reserve(jobs.size());
+    for (const Job& job : jobs) nodes.push_back({job.tier, job.name, job.positions, job.children});
+    return nodes;
+  }());
 
   std::set<std::string> logged;
   for (std::string& name : read_progress_log(options.progress_log)) logged.insert(std::move(name));
 
-  // Ready jobs, largest first (then in the order given).
-  auto larger = [&](std::size_t a, std::size_t b) {
-    return jobs[a].positions != jobs[b].positions ? jobs[a].positions > jobs[b].positions : a < b;
-  };
-  std::set<std::size_t, decltype(larger)> ready(larger);
-  auto finish = [&](std::size_t job) {
-    done[job] = true;
-    --remaining;
-    for (const std::size_t parent : parents[job]) {
-      if (--waiting[parent] == 0) ready.insert(parent);
-    }
-  };
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    for (const Tier child : jobs[i].children) {
-      const auto it = index.find(child);
-      if (it == index.end()) fail("tier {} reads a tier outside the build", jobs[i].name);
-      ++waiting[i];
-      parents[it->second].push_back(i);
-    }
-  }
   // Tiers the log shows finished, whose files are still complete, are not handed out.
-  for (std::size_t i = 0; i < jobs.size(); ++i) {
-    if (waiting[i] == 0 && !done[i]) ready.insert(i);
-  }
   for (bool changed = true; changed;) {
     changed = false;
-    for (auto it = ready.begin(); it != ready.end();) {
-      const std::size_t job = *it;
+    for (const std::size_t job : schedule.ready()) {
       if (logged.contains(jobs[job].name) && finished(jobs[job])) {
-        it = ready.erase(it);
         ++summary.skipped;
-        finish(job);
+        schedule.finish(job);
         changed = true;
-      } else {
-        ++it;
       }
     }
   }
@@ -192,7 +166,6 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
     std::string host;
   };
   std::vector<Worker> workers(static_cast<std::size_t>(session.ranks()));
-  std::optional<std::string> error;
   const auto timeout = std::chrono::duration<double>(options.timeout_seconds);
   const auto start = Clock::now();
   for (Worker& worker : workers) worker.heard = start;
@@ -210,25 +183,22 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
                        [&](const Worker& w) { return w.state == Worker::State::kWorking && w.job == job; });
   };
 
-  while ((remaining > 0 && !error) || working() > 0) {
-    // Hand ready tiers to idle workers, largest first.
-    if (!error) {
-      for (int rank = 1; rank < session.ranks() && !ready.empty(); ++rank) {
-        Worker& worker = workers[static_cast<std::size_t>(rank)];
-        if (worker.state != Worker::State::kIdle) continue;
-        const std::size_t job = *ready.begin();
-        ready.erase(ready.begin());
-        worker.state = Worker::State::kWorking;
-        worker.job = job;
-        worker.heard = Clock::now();
-        if (!options.quiet) {
-          fmt::print(stderr, "manager: tier {} ({} indices) to rank {} (pid {})\n", jobs[job].name,
-                     jobs[job].positions, rank, worker.pid);
-        }
-        // A send to a dead rank may fail (or not): either way its silence gives it up.
-        const Message work{kWork, static_cast<std::int64_t>(jobs[job].tier), 0, 0, 0, 0};
-        MPI_Send(work.data(), static_cast<int>(work.size()), MPI_INT64_T, rank, kToWorker, MPI_COMM_WORLD);
+  while ((!schedule.finished() && !schedule.failed()) || working() > 0) {
+    // Hand ready tiers to idle workers, largest first (none after a failure).
+    for (int rank = 1; rank < session.ranks() && schedule.next(); ++rank) {
+      Worker& worker = workers[static_cast<std::size_t>(rank)];
+      if (worker.state != Worker::State::kIdle) continue;
+      const std::size_t job = *schedule.take();
+      worker.state = Worker::State::kWorking;
+      worker.job = job;
+      worker.heard = Clock::now();
+      if (!options.quiet) {
+        fmt::print(stderr, "manager: tier {} ({} indices) to rank {} (pid {})\n", jobs[job].name,
+                   jobs[job].positions, rank, worker.pid);
       }
+      // A send to a dead rank may fail (or not): either way its silence gives it up.
+      const Message work{kWork, static_cast<std::int64_t>(jobs[job].tier), 0, 0, 0, 0};
+      MPI_Send(work.data(), static_cast<int>(work.size()), MPI_INT64_T, rank, kToWorker, MPI_COMM_WORLD);
     }
     int flag = 0;
     MPI_Status status{};
@@ -247,18 +217,19 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
         case kAlive: break;
         case kDone:
         case kFailed: {
-          const auto it = index.find(static_cast<Tier>(message[1]));
-          if (it == index.end()) fail("MPI: rank {} reports an unknown tier {}", rank, message[1]);
-          const std::size_t job = it->second;
+          const std::optional<std::size_t> found = schedule.job_of(static_cast<Tier>(message[1]));
+          if (!found) fail("MPI: rank {} reports an unknown tier {}", rank, message[1]);
+          const std::size_t job = *found;
           const bool was_lost = worker.state == Worker::State::kLost;
           worker.state = Worker::State::kIdle;
           if (was_lost && !options.quiet) fmt::print(stderr, "manager: rank {} answers again\n", rank);
           if (message[0] == kFailed) {
             const std::string text = receive_text(rank);
-            if (!error) error = fmt::format("rank {} failed on tier {}: {}", rank, jobs[job].name, text);
+            schedule.fail_tier(job, std::make_exception_ptr(Error(fmt::format("rank {} failed on tier {}: {}",
+                                                                              rank, jobs[job].name, text))));
             break;
           }
-          if (done[job]) break;  // a lost rank finished a tier built since by another: same file
+          if (schedule.done(job)) break;  // a lost rank finished a tier built since by another: same file
           // A tier handed again after its rank was given up may still be running elsewhere;
           // this result counts and the other rank's, when it comes, is ignored above.
           JobResult result;
@@ -266,7 +237,6 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
           result.positions = static_cast<std::uint64_t>(message[3]);
           result.seconds = static_cast<double>(message[4]) / 1e6;
           result.rank = rank;
-          ready.erase(job);
           append_line(options.progress_log,
                       fmt::format("done {} positions={} rank={} seconds={:.3f}\n", jobs[job].name,
                                   result.positions, rank, result.seconds));
@@ -277,7 +247,7 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
             ++summary.present;
           }
           if (on_done) on_done(jobs[job], result);
-          finish(job);
+          schedule.finish(job);
           break;
         }
         default: fail("MPI: rank {} sent an unknown message kind {}", rank, message[0]);
@@ -295,12 +265,17 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
       const bool had_job = worker.state == Worker::State::kWorking;
       worker.state = Worker::State::kLost;
       summary.lost_ranks.push_back(rank);
-      if (had_job && !done[worker.job] && !is_running(worker.job)) ready.insert(worker.job);
+      if (had_job && schedule.state(worker.job) == retro::TierSchedule::State::kRunning &&
+          !is_running(worker.job)) {
+        schedule.put_back(worker.job);
+      }
       fmt::print(stderr, "manager: rank {} (pid {}) silent for {:.0f} s: given up{}\n", rank, worker.pid,
                  options.timeout_seconds,
                  had_job ? fmt::format("; tier {} goes to another rank", jobs[worker.job].name) : "");
     }
-    if (alive() == 0 && remaining > 0 && !error) error = "every worker rank was lost";
+    if (alive() == 0 && !schedule.finished() && !schedule.failed()) {
+      schedule.fail_build(std::make_exception_ptr(Error("every worker rank was lost")));
+    }
     if (!flag) std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   // Stop the workers that answer; a lost rank is not waited for.
@@ -338,7 +313,7 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
     }
     if (!dead) summary.hung_ranks.push_back(rank);
   }
-  if (error) fail("{}", *error);
+  schedule.rethrow_if_failed();
   return summary;
 }
 

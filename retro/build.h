@@ -12,16 +12,19 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <stdexcept>
 #include <string>
-#include <thread>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/error.h"
 #include "core/game.h"
+#include "core/thread_pool.h"
 #include "db/database.h"
 #include "db/file_io.h"
+#include "retro/tier_schedule.h"
 #include "retro/tier_solver.h"
 
 namespace gs::retro {
@@ -162,16 +165,31 @@ TierReport build_tier(const G& game, db::Database& database, Tier tier, const Bu
   return report;
 }
 
+// The schedule of the tiers of an order (tiers_in_order): job i is order[i].
+template <Game G>
+TierSchedule schedule_of(const G& game, const std::vector<Tier>& order) {
+  std::vector<TierNode> nodes;
+  nodes.reserve(order.size());
+  for (const Tier tier : order)
+    nodes.push_back({tier, game.tier_name(tier), game.size(tier), game.children(tier)});
+  return TierSchedule(std::move(nodes));
+}
+
 // Builds every tier up to the limit, children before parents.
 //
-// Tiers whose children are all built are ready. A tier of at least
-// options.shared_tier_indices indices is solved alone with every thread; smaller ready
-// tiers are solved side by side, one thread each, as many at once as there are threads
-// and as the memory budget allows (each tier's need is estimated before it starts: its
-// working cells plus its child tiers' decompressed blocks). Larger ready tiers go
-// first. The files do not depend on the schedule (a tier's solve gives the same file for
-// any thread count); on_tier is called as tiers finish, one call at a time, and the
-// reports come back in the order of tiers_in_order.
+// Tiers whose children are all built are ready (retro/tier_schedule.h). A tier of at
+// least options.shared_tier_indices indices is solved alone with every thread; smaller
+// ready tiers are solved side by side, one thread each, as many at once as there are
+// threads and as the memory budget allows (each tier's need is estimated before it
+// starts: its working cells plus its child tiers' decompressed blocks). Larger ready
+// tiers go first. The tiers run on a pool of options.solve.threads threads (core/
+// thread_pool.h), made for the build and joined before it returns: a finished tier's
+// thread starts the next ready ones, a tier alone gets the others' help in its parallel
+// loops, and no thread is started per tier or per loop, so the threads alive at once are
+// the pool's and the caller's (which starts the first tiers, then waits).
+// The files do not depend on the schedule (a tier's solve gives the same file for any
+// thread count); on_tier is called as tiers finish, one call at a time, on a thread of
+// the pool, and the reports come back in the order of tiers_in_order.
 template <Game G>
 std::vector<TierReport> build(const G& game, db::Database& database, int limit, const BuildOptions& options,
                               const std::function<void(const TierReport&)>& on_tier = {}) {
@@ -180,114 +198,103 @@ std::vector<TierReport> build(const G& game, db::Database& database, int limit, 
   // Files are renamed into place unsynced and synced together at the end: a sync per
   // file would cost more than writing it (docs/BENCHMARKS.md, "Writing during build").
   db::io::SyncBatch sync;
-  std::map<Tier, std::size_t> position;
-  std::map<Tier, int> waiting;  // children not yet built
-  std::map<Tier, std::vector<Tier>> parents;
+  TierSchedule schedule = schedule_of(game, order);
   std::map<Tier, int> readers;  // tiers still to read it (itself included)
-  for (std::size_t i = 0; i < order.size(); ++i) position[order[i]] = i;
-  for (const Tier tier : order) {
-    const std::vector<Tier> children = game.children(tier);
-    waiting[tier] = static_cast<int>(children.size());
-    readers[tier] += 1;
-    for (const Tier child : children) {
-      parents[child].push_back(tier);
-      readers[child] += 1;
-    }
-  }
-  std::vector<Tier> ready;
-  for (const Tier tier : order) {
-    if (waiting[tier] == 0) ready.push_back(tier);
+  for (std::size_t job = 0; job < order.size(); ++job) {
+    readers[order[job]] += 1;
+    for (const Tier child : schedule.node(job).children) readers[child] += 1;
   }
 
   std::mutex mutex;
   std::condition_variable changed;
   std::vector<std::optional<TierReport>> reports(order.size());
-  std::exception_ptr error;
-  int running = 0;             // tiers being built
   bool exclusive = false;      // a tier with every thread is being built
   std::uint64_t reserved = 0;  // memory of the tiers being built
-  std::size_t finished = 0;
-  std::vector<std::thread> workers;
 
   auto need = [&](Tier tier, bool lists) {
     return children_bytes(game, database, tier) + TierSolver<G>::working_bytes(game, tier, lists);
   };
   auto shared = [&](Tier tier) { return threads > 1 && game.size(tier) >= options.shared_tier_indices; };
 
-  std::unique_lock lock(mutex);
-  while (finished < order.size() && !error) {
-    // Largest ready tier first.
-    std::sort(ready.begin(), ready.end(), [&](Tier a, Tier b) {
-      const Index sa = game.size(a);
-      const Index sb = game.size(b);
-      return sa != sb ? sa > sb : position[a] < position[b];
-    });
-    bool started = false;
+  // Starts ready tiers on the pool, largest first, while they fit beside those being
+  // built; called under the lock, by the caller at first and then by each tier's thread
+  // as it finishes (which takes the next tier itself where it can).
+  std::function<void()> start_ready;
+  // Builds a started tier on a thread of the pool, then records it.
+  auto build_job = [&](std::size_t job, bool alone, std::uint64_t estimate) {
+    const Tier tier = order[job];
+    std::optional<TierReport> report;
+    std::exception_ptr failure;
     try {
-      for (auto it = ready.begin(); it != ready.end() && !exclusive;) {
-        const Tier tier = *it;
-        const bool alone = shared(tier);
-        if (alone && running > 0) break;  // it waits for every thread
-        if (running >= threads) break;
-        require_memory(game, database, tier, options);
-        // Alone, a tier may use the whole budget; side by side, what the others left.
-        const std::uint64_t estimate = std::min(need(tier, true), options.memory_bytes);
-        if (running > 0 && reserved + estimate > options.memory_bytes) break;
-        it = ready.erase(it);
-        ++running;
-        reserved += estimate;
-        exclusive = alone;
-        started = true;
-        workers.emplace_back([&, tier, alone, estimate] {
-          std::optional<TierReport> report;
-          std::exception_ptr failure;
-          try {
-            report =
-                build_tier(game, database, tier, options, alone ? threads : 1, options.solve.quiet || !alone);
-          } catch (...) {
-            failure = std::current_exception();
-          }
-          const std::lock_guard guard(mutex);
-          --running;
-          reserved -= estimate;
-          if (alone) exclusive = false;
-          ++finished;
-          if (failure) {
-            if (!error) error = failure;
-          } else {
-            // Tiers no later tier reads: their readers and decompressed blocks can go.
-            std::vector<Tier> done = game.children(tier);
-            done.push_back(tier);
-            for (const Tier t : done) {
-              if (--readers[t] == 0) database.forget(t);
-            }
-            for (const Tier parent : parents[tier]) {
-              if (--waiting[parent] == 0) ready.push_back(parent);
-            }
-            if (on_tier) {
-              try {
-                on_tier(*report);
-              } catch (...) {
-                if (!error) error = std::current_exception();
-              }
-            }
-            reports[position[tier]] = std::move(report);
-          }
-          changed.notify_all();
-        });
-      }
+      report = build_tier(game, database, tier, options, alone ? threads : 1, options.solve.quiet || !alone);
     } catch (...) {
-      // Opening a child tier failed (a damaged file): nothing new starts.
-      error = std::current_exception();
+      failure = std::current_exception();
     }
-    if (error) break;
-    if (!started || running > 0) changed.wait(lock);
+    const std::lock_guard guard(mutex);
+    reserved -= estimate;
+    if (alone) exclusive = false;
+    if (failure) {
+      schedule.fail_tier(job, failure);
+    } else {
+      // Tiers no later tier reads: their readers and decompressed blocks can go.
+      std::vector<Tier> done = schedule.node(job).children;
+      done.push_back(tier);
+      for (const Tier t : done) {
+        if (--readers[t] == 0) database.forget(t);
+      }
+      schedule.finish(job);
+      if (on_tier) {
+        try {
+          on_tier(*report);
+        } catch (...) {
+          schedule.fail_build(std::current_exception());
+        }
+      }
+      reports[job] = std::move(report);
+    }
+    start_ready();
+    changed.notify_all();
+  };
+
+  {
+    ThreadPool pool(threads);
+    start_ready = [&] {
+      try {
+        while (!exclusive) {
+          const std::optional<std::size_t> job = schedule.next();  // none after a failure
+          if (!job) break;
+          const Tier tier = order[*job];
+          const bool alone = shared(tier);
+          const auto running = static_cast<int>(schedule.running());
+          if (alone && running > 0) break;  // it waits for every thread
+          if (running >= threads) break;
+          require_memory(game, database, tier, options);
+          // Alone, a tier may use the whole budget; side by side, what the others left.
+          const std::uint64_t estimate = std::min(need(tier, true), options.memory_bytes);
+          if (running > 0 && reserved + estimate > options.memory_bytes) break;
+          // Submitted first, so that nothing has changed should it throw: the tier's
+          // thread records the tier only under the lock held here.
+          pool.submit([&build_job, job = *job, alone, estimate] { build_job(job, alone, estimate); });
+          schedule.start(*job);
+          reserved += estimate;
+          exclusive = alone;
+        }
+      } catch (...) {
+        // Opening a child tier failed (a damaged file): nothing new starts.
+        schedule.fail_build(std::current_exception());
+      }
+    };
+    std::unique_lock lock(mutex);
+    start_ready();
+    // With no tier being built, one starts unless every tier is done or the build failed
+    // (the graph is acyclic): when none is, the build is over. After an error the tiers
+    // being built finish, and nothing new starts.
+    changed.wait(lock, [&] { return schedule.running() == 0; });
+  }  // the pool's threads end here
+  if (!schedule.finished() && !schedule.failed()) {
+    throw std::logic_error("retro::build: tiers left that cannot start");
   }
-  // Let the tiers being built finish (after an error, nothing new starts).
-  changed.wait(lock, [&] { return running == 0; });
-  lock.unlock();
-  for (std::thread& worker : workers) worker.join();
-  if (error) std::rethrow_exception(error);
+  schedule.rethrow_if_failed();
   sync.finish();
   std::vector<TierReport> result;
   for (auto& report : reports) result.push_back(std::move(*report));
