@@ -297,6 +297,14 @@ Position Morris::parse_position(std::string_view text) const {
                                  fmt::format("position '{}': {}'s stones in hand", text, side_name(side)),
                                  kMaxStones - std::popcount(pos.stones[side]));
     pos.hand[side] = static_cast<std::uint8_t>(hand);
+    // A side never has more stones, on the board and in hand, than it starts with.
+    const int stones = std::popcount(pos.stones[side]) + hand;
+    if (stones > options_.stones[static_cast<std::size_t>(side)]) {
+      fail(
+          "position '{}': {} has {} stones on the board and in hand, more than the {} it starts with (--rule "
+          "stones=N for more)",
+          text, side_name(side), stones, options_.stones[static_cast<std::size_t>(side)]);
+    }
   }
   const int other = pos.side ^ 1;
   if (std::popcount(pos.stones[other]) + pos.hand[other] < 3) {
