@@ -500,5 +500,25 @@ TEST(CliSlow, KilledBuildResumesToIdenticalFiles) {
   EXPECT_SUCCESS(r);
 }
 
+// --pdn reads regular files only, and at most pdn::kMaxFileBytes of them: /dev/zero once
+// read until memory ran out, a directory gave "basic_filebuf::underflow error".
+TEST(Cli, PdnFileMustBeARegularFileOfBoundedSize) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  fs::create_directories(data);
+  expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", "/dev/zero", "--data", data}),
+               "the game file /dev/zero is not a regular file");
+  expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", dir.path().string(), "--data", data}),
+               "the game file " + dir.path().string() + " is not a regular file");
+  expect_error(gamesolver(dir, {"play", "checkers", "--pdn", "/dev/zero", "--data", data}),
+               "is not a regular file");
+  const fs::path big = dir / "big.pdn";
+  test::write_file(big, "");
+  fs::resize_file(big, (std::uintmax_t{16} << 20) + 1);
+  expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", big.string(), "--data", data}),
+               "the game file " + big.string() + " is larger than 16 MiB");
+  expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", (dir / "none.pdn").string(), "--data", data}),
+               "does not exist");
+}
 }  // namespace
 }  // namespace gs
