@@ -698,5 +698,16 @@ TEST(Cli, PdnFileMustBeARegularFileOfBoundedSize) {
   expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", (dir / "none.pdn").string(), "--data", data}),
                "does not exist");
 }
+
+// A budget too small for a tier is said in units that show it (it once read "0.000 GiB").
+TEST(Cli, SmallMemoryBudgetIsPrintedInItsUnits) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  const RunResult r =
+      gamesolver(dir, {"build", "jungle", "--pieces", "3", "--memory", "0.00001", "--data", data, "--quiet"});
+  expect_error(r, "KiB of memory (working cells and child tiers), over the budget of 10.5 KiB (--memory)");
+  EXPECT_EQ(r.err.find("0.000 GiB"), std::string::npos) << describe(r);
+}
+
 }  // namespace
 }  // namespace gs
