@@ -18,12 +18,15 @@
 
 namespace gs::app {
 
-template <Game G>
-GameAnalysis analyse_game(const G& game, db::Database& database, const std::filesystem::path& file,
+// The game's file is read and replayed before the databases are looked for (locate
+// gives their location, and may throw): an error in the file is told first.
+template <Game G, typename Locate>
+GameAnalysis analyse_game(const G& game, const Locate& locate, const std::filesystem::path& file,
                           int number) {
   const std::string source = file.string();
   const std::vector<pdn::Game> games = pdn::read_file(file);
   const PlayedGame<G> played = replay(game, game_in(games, number, source), source);
+  db::Database database(locate());
   struct Known {
     std::optional<Value> value;
     bool depth = true;

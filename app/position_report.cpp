@@ -19,6 +19,16 @@ std::string value_text(const std::optional<Value>& value, bool depth) {
   return value->to_string();
 }
 
+std::string report_value_text(const PositionReport& report) {
+  if (!report.value && !report.missing_tier.empty())
+    return "not in the databases (tier " + report.missing_tier + " is not built)";
+  if (!report.value && report.beyond) {
+    return "not in the databases (more pieces than their tiers: they hold up to " +
+           std::to_string(*report.beyond) + ")";
+  }
+  return value_text(report.value, report.depth);
+}
+
 nlohmann::json to_json(const PositionReport& report) {
   nlohmann::json out;
   out["game"] = report.game;
@@ -28,6 +38,8 @@ nlohmann::json to_json(const PositionReport& report) {
   if (report.side) out["side"] = *report.side;
   out["terminal"] = report.terminal;
   out["value"] = json_value(report.value, report.depth);
+  out["missing_tier"] =
+      report.missing_tier.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.missing_tier);
   if (report.ranked) {
     out["tier"] = report.tier;
     out["index"] = report.ranked->index;

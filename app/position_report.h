@@ -5,11 +5,13 @@
 // so they cannot disagree. The report is plain text and values, whatever the game.
 #include <algorithm>
 #include <cstddef>
+#include <filesystem>
 #include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "core/error.h"
 #include "core/game.h"
 #include "core/value.h"
 #include "db/database.h"
@@ -42,6 +44,11 @@ struct PositionReport {
   // might be better than all the known ones. Where the databases keep win/draw/loss only,
   // it is a move of the best outcome, not necessarily the shortest win.
   std::optional<std::size_t> best;
+  // Why value is nullopt, where asked (explain_missing): the tier has no file while the
+  // databases hold tiers of as many pieces (missing_tier names it), or the position has
+  // more pieces than any tier built (beyond: that count).
+  std::string missing_tier;
+  std::optional<int> beyond;
 };
 
 // Whether the value of pos comes with its depth: not from a tier written with
@@ -92,6 +99,34 @@ PositionReport report_position(const G& game, db::Database& database, const type
   return report;
 }
 
+// Fills report.missing_tier or report.beyond where the report's position has no value
+// and its tier no file in the directory: a tier not built among those of its piece count,
+// or a position beyond the databases' largest piece count (from the tiers whose files are
+// in the directory).
+template <Game G>
+void explain_missing(const G& game, const db::Location& location, PositionReport& report) {
+  if (report.value || !report.ranked) return;
+  std::error_code error;
+  if (std::filesystem::exists(location.file(report.tier), error)) return;
+  int most = -1;
+  for (std::filesystem::directory_iterator it(location.directory(), error), end; !error && it != end;
+       it.increment(error)) {
+    const std::filesystem::path& path = it->path();
+    if (path.extension().string() != db::kFileSuffix) continue;
+    try {
+      most = std::max(most, game.tier_pieces(game.parse_tier(path.stem().string())));
+    } catch (const Error&) {
+      continue;  // not a tier's file
+    }
+  }
+  const int pieces = game.tier_pieces(report.ranked->tier);
+  if (pieces <= most) {
+    report.missing_tier = report.tier;
+  } else {
+    report.beyond = std::max(most, 0);
+  }
+}
+
 // "win", "draw" or "loss".
 const char* outcome_name(const Value& value);
 
@@ -102,6 +137,9 @@ nlohmann::json json_value(const std::optional<Value>& value, bool depth = true);
 // As Value::to_string ("win in 5"), "win" or "loss" without a depth, or "not in the
 // databases".
 std::string value_text(const std::optional<Value>& value, bool depth = true);
+// The value of the report's position as value_text, with why it is not in the databases
+// where explain_missing said: "not in the databases (tier E-r is not built)".
+std::string report_value_text(const PositionReport& report);
 
 // The report as the server sends it and `probe --json` prints it.
 nlohmann::json to_json(const PositionReport& report);

@@ -3,15 +3,22 @@
 // explorer. The program puts the two front ends together: the game commands (cli/) and
 // `serve` (server/), which share the service layer (app/) and nothing else. Every
 // failure a user can cause ends with one line "gamesolver: error: ..." on stderr and a
-// non-zero exit.
+// non-zero exit: 2 for a command line that does not parse (kUsageError), 1 otherwise.
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <exception>
+#include <string>
 
 #include "cli/command_line.h"
 #include "server/serve_command.h"
+
+namespace {
+
+constexpr int kUsageError = 2;
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -22,7 +29,13 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    return app.exit(error);
+    // --help (and --help-all) print the help and exit 0, as CLI11 does.
+    if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(error);
+    std::string help = "gamesolver --help";
+    for (const CLI::App* sub : app.get_subcommands()) help = "gamesolver " + sub->get_name() + " --help";
+    std::fflush(stdout);
+    fmt::print(stderr, "gamesolver: error: {} (see {})\n", error.what(), help);
+    return kUsageError;
   }
   try {
     if (serve.selected()) return serve.run();

@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -22,9 +23,24 @@ std::string games_help() {
   std::string text = "games:";
   for (const auto& game : app::registered_games()) {
     text += fmt::format("\n  {:<10} {}", game.name, game.description);
-    for (const auto& option : game.option_help) text += fmt::format("\n    --rule {}", option);
+    // A line that names its own option (morris: --variant) is not a rule option.
+    for (const auto& option : game.option_help)
+      text += fmt::format("\n    {}{}", option.starts_with("--") ? "" : "--rule ", option);
   }
   return text;
+}
+
+// A number option's check: a finite number within [low, high] (CLI::Range lets NaN
+// through). CLI11 puts the option's name before the message.
+CLI::Validator number_in(double low, double high) {
+  return {[low, high](std::string& text) -> std::string {
+            double value = 0;
+            if (!CLI::detail::lexical_cast(text, value)) return fmt::format("'{}' is not a number", text);
+            if (!std::isfinite(value) || value < low || value > high)
+              return fmt::format("{} is not a number from {} to {}", text, low, high);
+            return {};
+          },
+          fmt::format("NUMBER in [{} - {}]", low, high)};
 }
 
 CLI::App* add_command(CLI::App& app, const std::string& name, const std::string& description,
@@ -57,7 +73,7 @@ CommandLine::CommandLine(CLI::App& app) {
       ->check(CLI::Range(1, 1024));
   build->add_option("--memory", command_.common.memory_gib, "working-memory budget in GiB")
       ->capture_default_str()
-      ->check(CLI::Range(1e-5, 1e6));
+      ->check(number_in(1e-5, 1e6));
   build->add_flag("--mpi", command_.build.mpi,
                   "run under mpirun: rank 0 hands out tiers, the other ranks build them (--threads and "
                   "--memory per rank); finished tiers are logged, so a restarted run skips them");
@@ -65,7 +81,7 @@ CommandLine::CommandLine(CLI::App& app) {
       ->add_option("--mpi-timeout", command_.build.mpi_timeout,
                    "seconds a building rank may stay silent before its tier goes to another rank")
       ->capture_default_str()
-      ->check(CLI::Range(0.5, 1e6));
+      ->check(number_in(0.5, 1e6));
   select(build);
 
   CLI::App* extended = add_command(
@@ -79,7 +95,7 @@ CommandLine::CommandLine(CLI::App& app) {
       ->check(CLI::Range(1, 1024));
   extended->add_option("--memory", command_.common.memory_gib, "working-memory budget in GiB")
       ->capture_default_str()
-      ->check(CLI::Range(1e-5, 1e6));
+      ->check(number_in(1e-5, 1e6));
   extended->add_flag("--json", command_.json, "JSON output (the build's report goes to stderr)");
   select(extended);
 
@@ -183,9 +199,13 @@ CommandLine::CommandLine(CLI::App& app) {
                    "win (is it a win for the side to move?), draw (is it at least a draw?) or value (both)")
       ->capture_default_str();
   solve->add_option("--time", command_.solve.seconds, "time limit in seconds (0: none)")
-      ->capture_default_str();
-  solve->add_option("--memory", command_.solve.memory_gib, "memory for the search's tables and tree, in GiB")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(number_in(0, 1e9));
+  solve
+      ->add_option("--memory", command_.solve.memory_gib,
+                   "memory for the search's tables and tree, in GiB (at most the machine's memory)")
+      ->capture_default_str()
+      ->check(number_in(1e-5, 1e6));
   solve->add_flag("--json", command_.json, "JSON output");
   select(solve);
 

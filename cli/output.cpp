@@ -106,7 +106,7 @@ void print_report(std::ostream& out, const app::PositionReport& report, bool jso
     return;
   }
   out << fmt::format("tier {} index {}\n", report.tier, report.ranked->index);
-  out << fmt::format("value: {}\n", app::value_text(report.value, report.depth));
+  out << fmt::format("value: {}\n", app::report_value_text(report));
   if (report.moves.empty()) out << "no legal move\n";
   for (const auto& row : report.moves)
     out << fmt::format("  {:<8} {:<16} {}\n", row.move, app::value_text(row.value, row.depth), row.position);
@@ -262,6 +262,7 @@ void print_stats(std::ostream& out, const app::StatsSummary& stats, bool json) {
                                    {"draws", total.draws},
                                    {"losses", total.losses},
                                    {"longest_win", total.longest_win},
+                                   {"longest_loss", total.longest_loss},
                                    {"file_bytes", total.file_bytes}}}};
     out << body.dump(2) << "\n";
     return;
@@ -280,7 +281,7 @@ void print_stats(std::ostream& out, const app::StatsSummary& stats, bool json) {
     row(t.tier, t.positions, t.wins, t.draws, t.losses, t.longest_win, t.longest_loss, t.file_bytes);
   }
   const app::TierStats& total = stats.total;
-  row("total", total.positions, total.wins, total.draws, total.losses, total.longest_win, "",
+  row("total", total.positions, total.wins, total.draws, total.losses, total.longest_win, total.longest_loss,
       total.file_bytes);
 }
 

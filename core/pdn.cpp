@@ -257,10 +257,22 @@ std::vector<Game> parse(std::string_view text, const std::string& source) {
 }
 
 std::vector<Game> read_file(const std::filesystem::path& path) {
+  // Only a regular file, and not a huge one: a directory, /dev/zero or a pipe would fail
+  // obscurely or read without end.
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (error || !std::filesystem::exists(status))
+    fail("cannot read the game file {}: it does not exist", path.string());
+  if (!std::filesystem::is_regular_file(status))
+    fail("the game file {} is not a regular file", path.string());
   std::ifstream in(path, std::ios::binary);
   if (!in) fail("cannot read the game file {}", path.string());
-  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  std::string text(kMaxFileBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
   if (in.bad()) fail("cannot read the game file {}", path.string());
+  if (static_cast<std::size_t>(in.gcount()) > kMaxFileBytes)
+    fail("the game file {} is larger than {} MiB", path.string(), kMaxFileBytes >> 20);
+  text.resize(static_cast<std::size_t>(in.gcount()));
   std::vector<Game> games = parse(text, path.string());
   if (games.empty()) fail("{}: no game in the file", path.string());
   return games;

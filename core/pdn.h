@@ -16,6 +16,7 @@
 // moves first in the game's start position wins: Black in checkers), `0-1`, `1/2-1/2`,
 // `*` (unfinished). Every game must end with a result; a file that ends inside a tag,
 // comment or variation, or after moves without a result, is reported as truncated.
+#include <cstddef>
 #include <filesystem>
 #include <string>
 #include <string_view>
@@ -56,7 +57,10 @@ struct Game {
 // Every game of a file's text; `source` names the file in errors, which are gs::Error
 // "SOURCE:LINE:COLUMN: what is wrong".
 std::vector<Game> parse(std::string_view text, const std::string& source);
-// The games of a file (an error if it cannot be read or holds no game).
+// The most bytes read_file reads.
+inline constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;
+// The games of a file (an error if it is not a regular file, is larger than
+// kMaxFileBytes, cannot be read or holds no game).
 std::vector<Game> read_file(const std::filesystem::path& path);
 
 // A game as PDN text: its tags one a line, a blank line, the moves numbered from

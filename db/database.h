@@ -41,8 +41,9 @@ class Database {
     const std::filesystem::path path = location_.file(game.tier_name(tier));
     std::error_code ignored;
     if (!std::filesystem::exists(path, ignored)) return nullptr;
-    auto reader =
-        open_tier(path, location_.expected(tier, game.size(tier)), check_values_, resolver(game, tier));
+    Expected expected = location_.expected(tier, game.size(tier));
+    expected.tier_name = [&game](Tier named) { return game.tier_name(named); };
+    auto reader = open_tier(path, expected, check_values_, resolver(game, tier));
     if (reader->header().derivable_filled && !HasDerivable<G>)
       fail("{}: holds derivable don't-cares, but game {} derives no position", path.string(), G::kName);
     return open_.emplace(tier, std::move(reader)).first->second.get();

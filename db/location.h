@@ -26,7 +26,13 @@ struct Location {
     return directory() / (tier_name + std::string(kFileSuffix));
   }
   [[nodiscard]] Expected expected(Tier tier, std::uint64_t positions) const {
-    return {game, variant, rules, tier, positions};
+    Expected expected;
+    expected.game = game;
+    expected.variant = variant;
+    expected.rules = rules;
+    expected.tier = tier;
+    expected.positions = positions;
+    return expected;
   }
 };
 

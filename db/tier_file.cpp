@@ -272,8 +272,19 @@ class MappedTier final : public TierReader {
 void io::check_expected(const TierHeader& h, const Expected& expected, const std::string& name) {
   if (h.game != expected.game || h.variant != expected.variant || h.rules != expected.rules ||
       h.tier != expected.tier) {
+    // Tiers by the game's names where the file is of the same game (a name taken from
+    // another game's numbering would mislead), else by number.
+    auto tier_text = [&](Tier tier) {
+      if (expected.tier_name && h.game == expected.game) {
+        try {
+          return expected.tier_name(tier);
+        } catch (const Error&) {
+        }
+      }
+      return std::to_string(tier);
+    };
     fail("{}: holds {} {} [{}] tier {}, expected {} {} [{}] tier {}", name, h.game, h.variant, h.rules,
-         h.tier, expected.game, expected.variant, expected.rules, expected.tier);
+         tier_text(h.tier), expected.game, expected.variant, expected.rules, tier_text(expected.tier));
   }
   if (h.positions != expected.positions) {
     fail("{}: holds {} positions, the tier has {}", name, h.positions, expected.positions);

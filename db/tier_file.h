@@ -128,6 +128,9 @@ struct Expected {
   std::string rules;
   Tier tier = 0;
   std::uint64_t positions = 0;
+  // The game's names of tiers, for errors ("holds tier D-r, expected tier E-r"); without
+  // it, tiers are named by number.
+  std::function<std::string(Tier)> tier_name;
 };
 
 // Random access to the values of one tier, in either format.

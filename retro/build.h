@@ -19,6 +19,7 @@
 
 #include <fmt/format.h>
 
+#include "core/bytes.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "core/thread_pool.h"
@@ -110,11 +111,8 @@ void require_memory(const G& game, db::Database& database, Tier tier, const Buil
   const std::uint64_t minimum =
       children_bytes(game, database, tier) + TierSolver<G>::working_bytes(game, tier, false);
   if (minimum > options.memory_bytes) {
-    fail(
-        "tier {} needs {:.3f} GiB of memory (working cells and child tiers), over the budget of {:.3f} GiB "
-        "(--memory)",
-        game.tier_name(tier), static_cast<double>(minimum) / (1U << 30),
-        static_cast<double>(options.memory_bytes) / (1U << 30));
+    fail("tier {} needs {} of memory (working cells and child tiers), over the budget of {} (--memory)",
+         game.tier_name(tier), bytes_text(minimum), bytes_text(options.memory_bytes));
   }
 }
 

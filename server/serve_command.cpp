@@ -91,6 +91,12 @@ int ServeCommand::run() {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);
   Server server(options_);
   const int port = server.bind();
+  // The databases' directory must be there before the server listens (a game's or a variant's may be missing:
+  // the explorer shows its positions as not in the databases).
+  if (options_.data.empty()) fail("--data is empty: name the database directory");
+  std::error_code missing;
+  if (!fs::is_directory(options_.data, missing))
+    fail("the data directory {} does not exist (or is not a directory)", options_.data.string());
   std::atomic<bool> listening_done{false};
   std::thread waiter([&] {
     // Polls, so that it also ends when listening ends for another reason; a signal just

@@ -160,6 +160,22 @@ TEST(CheckersText, ParsesFenVariants) {
   EXPECT_EQ(Checkers::parse_position(" start "), Checkers::start());
 }
 
+// Each side has at most the 12 pieces it starts with: 13, or a full board of 32 men,
+// cannot arise.
+TEST(CheckersText, RejectsMoreThanTwelvePiecesASide) {
+  for (const char* bad : {"B:W21-32,K1:B5", "W:W17-32:B1-16", "B:W29:B1-12,K20"}) {
+    try {
+      (void)Checkers::parse_position(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const Error& error) {
+      EXPECT_NE(std::string(error.what()).find("more than the 12 it starts with"), std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_NO_THROW((void)Checkers::parse_position("B:W21-32:B1-12"));
+  EXPECT_NO_THROW((void)Checkers::parse_position("B:W21-31,K1:B2-12,K32"));
+}
+
 TEST(CheckersText, RejectsBadInput) {
   for (const char* bad :
        {"", "B", "X:W21:B1", "B:W21", "B:W21:B1:W2", "B:W21:W22", "B:W33:B1", "B:W0:B1", "B:W21,:B1",

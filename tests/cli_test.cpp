@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -498,6 +499,214 @@ TEST(CliSlow, KilledBuildResumesToIdenticalFiles) {
     ADD_FAILURE() << "left behind: " << leftover;
   r = gamesolver(dir, {"verify", "jungle", "--pieces", "3", "--data", killed.string(), "--quiet"});
   EXPECT_SUCCESS(r);
+}
+
+// Numbers on the command line are finite and within their range, and the error names
+// the option (NaN once made solve loop forever, and passed CLI::Range).
+TEST(Cli, NumericOptionsAreFiniteAndInRange) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  for (const char* bad : {"nan", "inf", "-inf", "0", "-1", "1e9", "lots"}) {
+    SCOPED_TRACE(bad);
+    expect_error(gamesolver(dir, {"solve", "jungle", "start", "--memory", bad, "--data", data}), "--memory");
+    expect_error(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--memory", bad, "--data", data}),
+                 "--memory");
+    expect_error(
+        gamesolver(dir, {"extended", "morris", "--max-in-hand", "3", "--memory", bad, "--data", data}),
+        "--memory");
+    expect_error(
+        gamesolver(dir, {"build", "jungle", "--pieces", "2", "--mpi", "--mpi-timeout", bad, "--data", data}),
+        "--mpi-timeout");
+  }
+  for (const char* bad : {"nan", "inf", "-1", "1e300"}) {
+    SCOPED_TRACE(bad);
+    expect_error(gamesolver(dir, {"solve", "jungle", "start", "--time", bad, "--data", data}), "--time");
+  }
+  // More than the machine has (but within the parser's range): the service says so.
+  expect_error(gamesolver(dir, {"solve", "jungle", "start", "--memory", "999999", "--data", data}),
+               "more than this machine's memory");
+  EXPECT_TRUE(!fs::exists(data) || test::snapshot(data).empty());
+}
+
+// Usage errors (what the parser refuses) have the one prefix and exit 2; --help exits 0.
+TEST(Cli, UsageErrorsHaveThePrefixAndExitTwo) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{},
+                                             {"frobnicate", "jungle"},
+                                             {"build", "jungle", "--pieces", "1"},
+                                             {"build", "jungle", "--pieces", "two"},
+                                             {"probe", "jungle", "--frobnicate"},
+                                             {"probe", "jungle"},
+                                             {"solve", "jungle"}}) {
+    const RunResult r = gamesolver(dir, args);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    expect_error(r, "");
+    EXPECT_NE(r.err.find("--help"), std::string::npos) << describe(r);
+  }
+  expect_error(gamesolver(dir, {"build", "jungle", "--pieces", "1"}), "--pieces");
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"--help"}, {"probe", "--help"}, {"serve", "--help"}}) {
+    const RunResult r = gamesolver(dir, args);
+    EXPECT_SUCCESS(r);
+    EXPECT_NE(r.out.find("Usage"), std::string::npos) << describe(r);
+    EXPECT_EQ(r.err, "") << describe(r);
+  }
+  // Errors past the parser (a bad position) exit 1.
+  EXPECT_EQ(gamesolver(dir, {"probe", "jungle", "x", "--data", data}).exit_code, 1);
+}
+
+// No game's notation starts a position with '-': text that does follows "--", which
+// takes it as the position, not as an option.
+TEST(Cli, PositionAfterDoubleDash) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  EXPECT_SUCCESS(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data, "--quiet"}));
+  RunResult r = gamesolver(dir, {"probe", "jungle", "--data", data, "--", "7/3R3/7/7/7/7/d6 w"});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("value: win in 1"), std::string::npos) << describe(r);
+  // A position text that starts with '-' reaches the game's parser after "--".
+  r = gamesolver(dir, {"probe", "checkers", "--data", data, "--", "-W:B"});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  expect_error(r, "position '-W:B'");
+}
+
+// A missing data directory, or a missing directory of the game under it, is an error that
+// names it for every command that reads databases; an empty --data is refused.
+TEST(Cli, MissingDataDirectoryIsAnError) {
+  TempDir dir;
+  const std::string missing = (dir / "missing").string();
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"probe", "jungle", "start"},
+                                             {"verify", "jungle", "--pieces", "2"},
+                                             {"compress", "jungle", "--pieces", "2"},
+                                             {"stats", "jungle", "--pieces", "2"},
+                                             {"play", "jungle"},
+                                             {"solve", "jungle", "start", "--time", "1"},
+                                             {"serve", "--port", "0"}}) {
+    std::vector<std::string> with = args;
+    with.insert(with.end(), {"--data", missing});
+    const RunResult r = gamesolver(dir, with);
+    SCOPED_TRACE(args[0]);
+    EXPECT_EQ(r.exit_code, 1) << describe(r);
+    expect_error(r, "the data directory " + missing + " does not exist");
+  }
+  EXPECT_FALSE(fs::exists(missing));
+  // The data directory is there, the game's is not.
+  const std::string data = (dir / "data").string();
+  fs::create_directories(data);
+  for (const char* command : {"probe", "stats"}) {
+    const RunResult r = gamesolver(
+        dir, {command, "jungle", command == std::string("probe") ? "start" : "--pieces=2", "--data", data});
+    expect_error(r, "no databases of jungle in " + data + ": the directory " +
+                        (fs::path(data) / "jungle" / "standard").string() + " does not exist");
+  }
+  // --data "" would write into the working directory.
+  expect_error(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", ""}), "--data is empty");
+  expect_error(gamesolver(dir, {"probe", "jungle", "start", "--data", ""}), "--data is empty");
+  EXPECT_FALSE(fs::exists(dir / "jungle"));
+}
+
+// A position whose tier file is missing says which tier is not built; a position with
+// more pieces than any tier built says so instead.
+TEST(Cli, ProbeNamesTheTierNotBuilt) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  EXPECT_SUCCESS(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}));
+  const std::string position = "7/3R3/7/7/7/7/d6 w";
+  RunResult r = gamesolver(dir, {"probe", "jungle", position, "--data", data.string(), "--json"});
+  EXPECT_SUCCESS(r);
+  const std::string tier = json::parse(r.out).at("tier").get<std::string>();
+  EXPECT_TRUE(json::parse(r.out).at("missing_tier").is_null()) << describe(r);
+  ASSERT_TRUE(fs::remove(data / "jungle" / "standard" / (tier + ".gsdb")));
+  r = gamesolver(dir, {"probe", "jungle", position, "--data", data.string()});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("value: not in the databases (tier " + tier + " is not built)"), std::string::npos)
+      << describe(r);
+  r = gamesolver(dir, {"probe", "jungle", position, "--data", data.string(), "--json"});
+  EXPECT_SUCCESS(r);
+  EXPECT_TRUE(json::parse(r.out).at("value").is_null()) << describe(r);
+  EXPECT_EQ(json::parse(r.out).at("missing_tier"), tier) << describe(r);
+  // Three pieces: beyond the databases, not a tier left out.
+  r = gamesolver(dir, {"probe", "jungle", "7/3R3/7/7/7/4t2/d6 w", "--data", data.string()});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("value: not in the databases (more pieces than their tiers: they hold up to 2)"),
+            std::string::npos)
+      << describe(r);
+  r = gamesolver(dir, {"probe", "jungle", "7/3R3/7/7/7/4t2/d6 w", "--data", data.string(), "--json"});
+  EXPECT_TRUE(json::parse(r.out).at("missing_tier").is_null()) << describe(r);
+}
+
+// A rule option given twice with different values is refused (the same value twice is
+// harmless); --help shows morris's --variant as itself, not as a rule option.
+TEST(Cli, ConflictingRulesAndTheVariantsHelp) {
+  TempDir dir;
+  expect_error(gamesolver(dir, {"count", "jungle", "--pieces", "2", "--rule", "stalemate=loss", "--rule",
+                                "stalemate=win"}),
+               "rule option 'stalemate' is given twice, as 'stalemate=loss' and 'stalemate=win'");
+  EXPECT_SUCCESS(gamesolver(
+      dir, {"count", "jungle", "--pieces", "2", "--rule", "stalemate=loss", "--rule", "stalemate=loss"}));
+  const RunResult help = gamesolver(dir, {"--help"});
+  EXPECT_SUCCESS(help);
+  EXPECT_EQ(help.out.find("--rule --variant"), std::string::npos) << describe(help);
+  EXPECT_NE(help.out.find("\n    --variant standard|lasker"), std::string::npos) << describe(help);
+  EXPECT_NE(help.out.find("\n    --rule flying=off|3|4"), std::string::npos) << describe(help);
+}
+
+// The total row of stats has the longest loss of every tier, in text and JSON.
+TEST(Cli, StatsTotalHasTheLongestLoss) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  EXPECT_SUCCESS(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data, "--quiet"}));
+  RunResult r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data, "--json"});
+  EXPECT_SUCCESS(r);
+  const json stats = json::parse(r.out);
+  int longest = 0;
+  for (const json& tier : stats.at("tiers")) longest = std::max(longest, tier.at("longest_loss").get<int>());
+  EXPECT_GT(longest, 0);
+  EXPECT_EQ(stats.at("total").at("longest_loss"), longest) << describe(r);
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data});
+  EXPECT_SUCCESS(r);
+  const std::size_t total = r.out.find("\ntotal ");
+  ASSERT_NE(total, std::string::npos) << describe(r);
+  std::vector<std::string> words;
+  std::istringstream line(r.out.substr(total + 1, r.out.find('\n', total + 1) - total - 1));
+  for (std::string word; line >> word;) words.push_back(word);
+  // total, positions, wins, draws, losses, max win, max loss, file bytes
+  ASSERT_EQ(words.size(), 8U) << describe(r);
+  EXPECT_EQ(words[6], std::to_string(longest)) << describe(r);
+}
+
+// --pdn reads regular files only, and at most pdn::kMaxFileBytes of them: /dev/zero once
+// read until memory ran out, a directory gave "basic_filebuf::underflow error".
+TEST(Cli, PdnFileMustBeARegularFileOfBoundedSize) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  fs::create_directories(data);
+  expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", "/dev/zero", "--data", data}),
+               "the game file /dev/zero is not a regular file");
+  expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", dir.path().string(), "--data", data}),
+               "the game file " + dir.path().string() + " is not a regular file");
+  expect_error(gamesolver(dir, {"play", "checkers", "--pdn", "/dev/zero", "--data", data}),
+               "is not a regular file");
+  const fs::path big = dir / "big.pdn";
+  test::write_file(big, "");
+  fs::resize_file(big, (std::uintmax_t{16} << 20) + 1);
+  expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", big.string(), "--data", data}),
+               "the game file " + big.string() + " is larger than 16 MiB");
+  expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", (dir / "none.pdn").string(), "--data", data}),
+               "does not exist");
+}
+
+// A budget too small for a tier is said in units that show it (it once read "0.000 GiB").
+TEST(Cli, SmallMemoryBudgetIsPrintedInItsUnits) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  const RunResult r =
+      gamesolver(dir, {"build", "jungle", "--pieces", "3", "--memory", "0.00001", "--data", data, "--quiet"});
+  expect_error(r, "KiB of memory (working cells and child tiers), over the budget of 10.5 KiB (--memory)");
+  EXPECT_EQ(r.err.find("0.000 GiB"), std::string::npos) << describe(r);
 }
 
 }  // namespace

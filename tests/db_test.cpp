@@ -34,7 +34,7 @@ TierHeader header_for(Tier tier, const std::string& name) {
 }
 
 Expected expected_for(Tier tier, std::uint64_t positions) {
-  return {"jungle", "standard", "", tier, positions};
+  return {"jungle", "standard", "", tier, positions, {}};
 }
 
 // Opening must fail with a message naming the file and containing `what`.
@@ -199,6 +199,16 @@ TEST(TierFile, FileOfAnotherTierGameOrRules) {
   // D-r's file in the place of E-r's: same size, another tier.
   fs::copy_file(location.file("D-r"), location.file("E-r"), fs::copy_options::overwrite_existing);
   expect_refused(location.file("E-r"), location.expected(er, Jungle::size(er)), "holds");
+  // Through a database, which knows the game, the tiers go by their names.
+  try {
+    db::Database database(location);
+    (void)database.find(game, er);
+    ADD_FAILURE() << "D-r's file was taken for E-r";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("tier D-r, expected jungle standard [] tier E-r"),
+              std::string::npos)
+        << error.what();
+  }
   // Another game, variant or rules than the reader expects.
   const fs::path d_r = location.file("D-r");
   Expected other = location.expected(dr, Jungle::size(dr));

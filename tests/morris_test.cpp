@@ -463,6 +463,26 @@ TEST(MorrisInput, MalformedPositionsThrow) {
   EXPECT_NO_THROW((void)variant("six").parse_position("W:c1 B: w 5 6"));
 }
 
+// A side never has more stones, on the board and in hand, than half the board's points
+// (the most the rules let it start with, and the most the tiers hold).
+TEST(MorrisInput, MoreStonesThanTheBoardAllowsThrow) {
+  const Morris game;
+  for (const char* bad : {"W: B: w 31 31", "W:a1 B: w 12 9", "W: B:a1,d1 w 9 11", "W: B: b 0 13"}) {
+    try {
+      (void)game.parse_position(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const Error& error) {
+      EXPECT_NE(std::string(error.what()).find("more than the 12 a side can have"), std::string::npos)
+          << error.what();
+    }
+  }
+  EXPECT_NO_THROW((void)game.parse_position("W:a1 B:d1 w 11 11"));
+  // Six Men's Morris: 16 points, at most 8 stones a side; ten are refused.
+  EXPECT_THROW((void)variant("six").parse_position("W:c1 B: w 9 6"), Error);
+  EXPECT_THROW((void)variant("six").parse_position("W: B: w 6 9"), Error);
+  EXPECT_NO_THROW((void)variant("six").parse_position("W: B: w 8 8"));
+}
+
 TEST(MorrisInput, MalformedAndIllegalMovesThrow) {
   const Morris game;
   const Position placing = game.parse_position("W:a1,g1 B:b2,b4 w 7 7");

@@ -203,6 +203,11 @@ Position Checkers::parse_position(std::string_view original) {
     }
   }
   if (!seen[kBlack] || !seen[kWhite]) bad("it must list White's pieces (W) and Black's (B)");
+  // Each side starts with 12 pieces and never gains one.
+  for (const int colour : {kBlack, kWhite}) {
+    if (const int count = std::popcount(pos.pieces(colour)); count > 12)
+      bad(fmt::format("{} has {} pieces, more than the 12 it starts with", side_name(colour), count));
+  }
   if (pos.pieces(pos.side ^ 1) == 0) {
     fail("position '{}': {} (not to move) has no piece, so the game ended before this move", original,
          side_name(pos.side ^ 1));

@@ -297,6 +297,17 @@ Position Morris::parse_position(std::string_view text) const {
                                  fmt::format("position '{}': {}'s stones in hand", text, side_name(side)),
                                  kMaxStones - std::popcount(pos.stones[side]));
     pos.hand[side] = static_cast<std::uint8_t>(hand);
+    // No side has more stones, on the board and in hand, than the rules let it start
+    // with: half the board's points (the databases' tiers hold no more either; the
+    // variant's own count is not a bound, as tiers are built for more stones).
+    const int stones = std::popcount(pos.stones[side]) + hand;
+    if (stones > geometry_.points() / 2) {
+      fail(
+          "position '{}': {} has {} stones on the board and in hand, more than the {} a side can have on the "
+          "{} "
+          "board",
+          text, side_name(side), stones, geometry_.points() / 2, geometry_.name());
+    }
   }
   const int other = pos.side ^ 1;
   if (std::popcount(pos.stones[other]) + pos.hand[other] < 3) {
