@@ -109,6 +109,27 @@ async function expectShown(page, data, position, game = JUNGLE) {
   return expected;
 }
 
+// A position of a variant with no databases in the data directory: the probe refuses it
+// with a clear error, and the page shows it with no value and every legal move unknown.
+async function expectUnbuilt(page, data, position, { game, variant }, legalMoves) {
+  await page.waitForSelector(`body[data-position="${position}"]`, { timeout: 15000 });
+  const args = ['probe', game, position, '--json', '--data', data];
+  if (variant) args.push('--variant', variant);
+  let refused = '';
+  try {
+    execFileSync(binary, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    refused = String(error.stderr);
+  }
+  check(refused.includes(`no databases of ${game}`), `${position}: probe refuses it: '${refused}'`);
+  const value = await page.$eval('#value', (e) => ({ outcome: e.dataset.outcome, text: e.textContent }));
+  check(value.outcome === 'unknown', `${position}: value ${value.outcome}, expected unknown`);
+  check(value.text.startsWith(valueText(null)), `${position}: shown '${value.text}'`);
+  const outcomes = await page.$$eval('#moves li', (items) => items.map((li) => li.dataset.outcome));
+  check(outcomes.length === legalMoves, `${position}: ${outcomes.length} moves shown, ${legalMoves} legal`);
+  check(outcomes.every((o) => o === 'unknown'), `${position}: every move unknown: ${outcomes}`);
+}
+
 // The move of a report by its text.
 function moveOf(report, text) {
   const move = report.moves.find((m) => m.move === text);
@@ -145,7 +166,7 @@ async function stonesInHand(page) {
 async function millGame(page, data) {
   // The game, then the variant: another board, so the page goes to the variant's start.
   await page.selectOption('#game', 'morris');
-  await expectShown(page, data, 'W: B: w 9 9', { game: 'morris', variant: null });
+  await expectUnbuilt(page, data, 'W: B: w 9 9', { game: 'morris', variant: null }, 24);
   check(await page.$$eval('[data-square]', (n) => n.length) === 24, 'Nine Men\'s Morris has 24 points');
   await page.selectOption('#variant', 'five');
   let report = await expectShown(page, data, 'W: B: w 5 5', FIVE);
