@@ -100,11 +100,18 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
     summary.threads = rank_threads;
     summary.directory = location.directory().string();
     if (events.summary) events.summary(summary);
-    if (!summary.manager.hung_ranks.empty()) {
-      // Every tier is complete, but MPI_Finalize would wait for the hung ranks forever.
+    if (!summary.manager.lost_ranks.empty()) {
+      // Every tier is complete, but after a process failure MPI_Finalize has no defined
+      // behaviour (the MPI standard leaves it open; Open MPI may wait for the lost rank
+      // forever, and a hung one never ends): the job ends here, with exit status 0.
       std::fflush(stdout);
-      fmt::print(stderr, "gamesolver: ranks {} stopped answering and may still run: ending the job\n",
-                 fmt::join(summary.manager.hung_ranks, ", "));
+      if (!summary.manager.hung_ranks.empty()) {
+        fmt::print(stderr, "gamesolver: ranks {} stopped answering and may still run: ending the job\n",
+                   fmt::join(summary.manager.hung_ranks, ", "));
+      } else {
+        fmt::print(stderr, "gamesolver: ranks {} were lost: ending the job without MPI_Finalize\n",
+                   fmt::join(summary.manager.lost_ranks, ", "));
+      }
       std::fflush(stderr);
       Session::abort(0);
     }

@@ -19,7 +19,9 @@ tiers=jungle/standard
 reference=$work/reference
 # Ranks run as root in containers and share this machine's 2 cores.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-mpirun=(mpirun --oversubscribe --bind-to none)
+# A run that hangs fails after 5 minutes (a whole 4-piece build takes under one), with
+# the log's last lines, rather than at ctest's timeout with nothing.
+mpirun=(timeout --kill-after=10 300 mpirun --oversubscribe --bind-to none)
 
 die() {
   echo "FAIL: $*" >&2
@@ -79,6 +81,7 @@ case $mode in
     cat "$dir.out"
     grep -E "silent for .* given up; tier .* goes to another rank" "$dir.log" ||
       die "the manager did not hand the killed worker's tier to another rank"
+    grep -E "ranks [0-9]+ were lost: ending the job" "$dir.log" || die "the manager did not end the job itself"
     "$bin" verify jungle --pieces $pieces --data "$dir" --checksums >/dev/null
     same_as_reference "$dir"
     ;;
