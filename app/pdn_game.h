@@ -15,6 +15,7 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "core/pdn.h"
+#include "core/quote.h"
 
 namespace gs::app {
 
@@ -57,27 +58,28 @@ PlayedGame<G> replay(const G& game, const pdn::Game& record, const std::string& 
   if (const pdn::Tag* type = record.tag("GameType")) {
     const std::string number = type->value.substr(0, type->value.find(','));
     if (game_type.empty()) {
-      fail("{}: bad tag: [GameType \"{}\"] names a draughts game, and {} has no PDN game type",
-           at(type->place), type->value, G::kName);
+      fail("{}: bad tag: [GameType {}] names a draughts game, and {} has no PDN game type", at(type->place),
+           quote_input(type->value, kQuoteLimit, '"'), G::kName);
     }
     if (number != game_type) {
-      fail("{}: bad tag: [GameType \"{}\"] is not {} (GameType {})", at(type->place), type->value, G::kName,
-           game_type);
+      fail("{}: bad tag: [GameType {}] is not {} (GameType {})", at(type->place),
+           quote_input(type->value, kQuoteLimit, '"'), G::kName, game_type);
     }
   }
   if (const pdn::Tag* name = record.tag("Game"); name != nullptr && name->value != G::kName) {
-    fail("{}: bad tag: [Game \"{}\"]: this is {}", at(name->place), name->value, G::kName);
+    fail("{}: bad tag: [Game {}]: this is {}", at(name->place), quote_input(name->value, kQuoteLimit, '"'),
+         G::kName);
   }
   if (const pdn::Tag* variant = record.tag("Variant");
       variant != nullptr && variant->value != game.variant()) {
-    fail("{}: bad tag: [Variant \"{}\"]: the variant is {} (pass --variant {})", at(variant->place),
-         variant->value, game.variant(), variant->value);
+    fail("{}: bad tag: [Variant {}]: the variant is {} (pass --variant {})", at(variant->place),
+         quote_input(variant->value, kQuoteLimit, '"'), game.variant(), quote_input(variant->value));
   }
   const pdn::Tag* setup = record.tag("SetUp");
   const pdn::Tag* fen = record.tag("FEN");
   if (setup != nullptr && setup->value != "0" && setup->value != "1") {
-    fail("{}: bad tag: [SetUp \"{}\"] must be \"0\" (the start position) or \"1\" (the FEN tag's)",
-         at(setup->place), setup->value);
+    fail("{}: bad tag: [SetUp {}] must be \"0\" (the start position) or \"1\" (the FEN tag's)",
+         at(setup->place), quote_input(setup->value, kQuoteLimit, '"'));
   }
   if (setup != nullptr && setup->value == "1" && fen == nullptr)
     fail("{}: bad tag: [SetUp \"1\"] without a FEN tag giving the position", at(setup->place));
@@ -91,7 +93,7 @@ PlayedGame<G> replay(const G& game, const pdn::Game& record, const std::string& 
     try {
       pos = game.parse_position(fen->value);
     } catch (const Error& error) {
-      fail("{}: bad tag: [FEN \"{}\"]: {}", at(fen->place), fen->value, error.what());
+      fail("{}: bad tag: [FEN]: {}", at(fen->place), error.what());
     }
   }
   played.start = pos;

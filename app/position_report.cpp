@@ -37,6 +37,7 @@ nlohmann::json to_json(const PositionReport& report) {
   out["position"] = report.position;
   if (report.side) out["side"] = *report.side;
   out["terminal"] = report.terminal;
+  out["no_legal_move"] = report.no_legal_move;
   out["value"] = json_value(report.value, report.depth);
   out["missing_tier"] =
       report.missing_tier.empty() ? nlohmann::json(nullptr) : nlohmann::json(report.missing_tier);

@@ -31,13 +31,15 @@ struct PositionReport {
   std::string position;
   std::string board;             // a diagram (HasBoardText), else empty
   std::optional<int> side;       // the side to move, where positions say (HasSideToMove)
-  bool terminal = false;         // the game is over
+  bool terminal = false;         // the game is over by the rules (an end, or no legal move)
+  bool no_legal_move = false;    // over because the side to move has no legal move
   std::optional<Value> value;    // nullopt: not in the databases
   bool depth = true;             // false: the value's tier keeps win/draw/loss only (depth 0)
   std::optional<Ranked> ranked;  // nullopt when the game is over
   std::string tier;              // the name of ranked->tier
   std::vector<Row> moves;        // best first, moves without a value last
-  // The value the rules give: the game's end, or no legal move (no_move_value()).
+  // The value the rules give: the game's end, or no legal move (no_move_value()). Where
+  // the rules decide, value is this one, whether the position is in the databases or not.
   std::optional<Value> rules_value;
   // The perfect player's move, an index into moves: the shortest win, else a draw, else
   // the longest loss. Only when every move has a value: a move that leaves the databases
@@ -69,18 +71,23 @@ PositionReport report_position(const G& game, db::Database& database, const type
   report.position = game.position_text(pos);
   if constexpr (HasBoardText<G>) report.board = game.board_text(pos);
   if constexpr (HasSideToMove<G>) report.side = side_to_move<G>(pos);
-  report.value = db::probe(game, database, pos);
-  report.depth = depth_known(game, database, pos);
+  // The rules first: a game that is over has the rules' value, databases or not.
   if (const std::optional<Value> over = game.terminal(pos)) {
     report.terminal = true;
-    report.rules_value = over;
+    report.value = report.rules_value = over;
     return report;
   }
   report.ranked = game.rank(pos);
   report.tier = game.tier_name(report.ranked->tier);
   MoveList<G> moves;
   game.moves(pos, moves);
-  if (moves.empty()) report.rules_value = game.no_move_value();
+  if (moves.empty()) {
+    report.terminal = report.no_legal_move = true;
+    report.value = report.rules_value = game.no_move_value();
+    return report;
+  }
+  report.value = db::probe(game, database, pos);
+  report.depth = depth_known(game, database, pos);
   for (const typename G::Move& move : moves) {
     const typename G::Position next = game.play(pos, move);
     const std::optional<Value> child = db::probe(game, database, next);

@@ -1,6 +1,7 @@
 #include "app/registry.h"
 
 #include "core/error.h"
+#include "core/quote.h"
 
 namespace gs::app {
 
@@ -10,7 +11,7 @@ const GameEntry& find_game(const std::string& name) {
     if (game.name == name) return game;
     known += (known.empty() ? "" : ", ") + game.name;
   }
-  fail("unknown game '{}' (known: {})", name, known);
+  fail("unknown game {} (known: {})", quote_input(name), known);
 }
 
 }  // namespace gs::app

@@ -29,6 +29,7 @@
 #include "core/game.h"
 #include "core/pdn.h"
 #include "core/perft.h"
+#include "core/quote.h"
 #include "db/compress.h"
 #include "db/database.h"
 #include "retro/build.h"
@@ -225,7 +226,8 @@ inline void refuse_conflicting_rules(const std::vector<std::string>& rules) {
     const std::string key = rules[i].substr(0, rules[i].find('='));
     for (std::size_t j = 0; j < i; ++j) {
       if (rules[j].substr(0, rules[j].find('=')) == key && rules[j] != rules[i])
-        fail("rule option '{}' is given twice, as '{}' and '{}'", key, rules[j], rules[i]);
+        fail("rule option {} is given twice, as {} and {}", quote_input(key), quote_input(rules[j]),
+             quote_input(rules[i]));
     }
   }
 }

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "cli/command_line.h"
+#include "core/quote.h"
 #include "server/serve_command.h"
 
 namespace {
@@ -34,7 +35,7 @@ int main(int argc, char** argv) {
     std::string help = "gamesolver --help";
     for (const CLI::App* sub : app.get_subcommands()) help = "gamesolver " + sub->get_name() + " --help";
     std::fflush(stdout);
-    fmt::print(stderr, "gamesolver: error: {} (see {})\n", error.what(), help);
+    fmt::print(stderr, "gamesolver: error: {} (see {})\n", gs::printable(error.what()), help);
     return kUsageError;
   }
   try {
@@ -42,7 +43,7 @@ int main(int argc, char** argv) {
     return commands.run();
   } catch (const std::exception& error) {
     std::fflush(stdout);
-    fmt::print(stderr, "gamesolver: error: {}\n", error.what());
+    fmt::print(stderr, "gamesolver: error: {}\n", gs::printable(error.what()));
     return 1;
   }
 }

@@ -14,6 +14,7 @@
 #include "app/registry.h"
 #include "cli/commands.h"
 #include "core/error.h"
+#include "core/quote.h"
 
 namespace gs::cli {
 
@@ -35,7 +36,8 @@ std::string games_help() {
 CLI::Validator number_in(double low, double high) {
   return {[low, high](std::string& text) -> std::string {
             double value = 0;
-            if (!CLI::detail::lexical_cast(text, value)) return fmt::format("'{}' is not a number", text);
+            if (!CLI::detail::lexical_cast(text, value))
+              return fmt::format("{} is not a number", quote_input(text));
             if (!std::isfinite(value) || value < low || value > high)
               return fmt::format("{} is not a number from {} to {}", text, low, high);
             return {};

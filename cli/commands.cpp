@@ -4,6 +4,7 @@
 
 #include "cli/output.h"
 #include "core/error.h"
+#include "core/quote.h"
 
 namespace gs::cli {
 
@@ -98,7 +99,7 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     print_perft(out, service.perft(invocation.perft), invocation.json);
     return 0;
   }
-  fail("unknown command '{}'", command);
+  fail("unknown command {}", quote_input(command));
 }
 
 }  // namespace gs::cli

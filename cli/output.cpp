@@ -101,13 +101,13 @@ void print_report(std::ostream& out, const app::PositionReport& report, bool jso
     return;
   }
   out << report.position << "\n" << report.board;
+  if (report.ranked) out << fmt::format("tier {} index {}\n", report.tier, report.ranked->index);
   if (report.terminal) {
-    out << fmt::format("value: {} (the game is over)\n", report.value->to_string());
+    out << fmt::format("value: {} ({})\n", report.value->to_string(),
+                       report.no_legal_move ? "no legal move: the game is over" : "the game is over");
     return;
   }
-  out << fmt::format("tier {} index {}\n", report.tier, report.ranked->index);
   out << fmt::format("value: {}\n", app::report_value_text(report));
-  if (report.moves.empty()) out << "no legal move\n";
   for (const auto& row : report.moves)
     out << fmt::format("  {:<8} {:<16} {}\n", row.move, app::value_text(row.value, row.depth), row.position);
 }

@@ -36,14 +36,12 @@ int play_loop(app::GameService& service, const app::CommonOptions& common, const
     const app::PositionReport report = session->report();
     out << "\n" << (report.board.empty() ? report.position + "\n" : report.board);
     if (report.terminal) {
-      out << fmt::format("game over: {} for the side to move\n", report.rules_value->to_string());
+      out << fmt::format("{}: {} for the side to move\n",
+                         report.no_legal_move ? "no legal move" : "game over",
+                         report.rules_value->to_string());
       return finish();
     }
     out << fmt::format("value: {}\n", app::value_text(report.value, report.depth));
-    if (report.moves.empty()) {
-      out << fmt::format("no legal move: {}\n", report.rules_value->to_string());
-      return finish();
-    }
     if (session->side_to_move() == human_side) {
       out << "your move (or 'quit'): ";
       out.flush();

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/quote.h"
 
 namespace gs::pdn {
 
@@ -78,6 +79,8 @@ class Reader {
   Place place_;
 };
 
+constexpr std::size_t kMaxTagName = 64;  // characters of a tag's name
+
 bool is_name_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
 
 // `[Name "value"]`, the reader on the '['.
@@ -86,16 +89,23 @@ Tag read_tag(Reader& in) {
   tag.place = in.place();
   in.next();
   in.skip_space();
-  while (!in.done() && is_name_char(in.peek())) tag.name += in.next();
+  while (!in.done() && is_name_char(in.peek())) {
+    tag.name += in.next();
+    // Names are words (Event, FEN, GameType): a longer one is not a tag, and is not
+    // echoed whole in the messages below.
+    if (tag.name.size() > kMaxTagName)
+      in.fail_at(tag.place, "bad tag: a name of more than {} characters", kMaxTagName);
+  }
   if (tag.name.empty()) {
     if (in.done()) in.fail_at(tag.place, "truncated file: the tag opened here is not closed");
-    in.fail_at(in.place(), "bad tag: expected a tag name (letters, digits, _) after '[', not '{}'",
-               in.peek());
+    in.fail_at(in.place(), "bad tag: expected a tag name (letters, digits, _) after '[', not {}",
+               quote_input(in.peek()));
   }
   in.skip_space();
   if (in.done()) in.fail_at(tag.place, "truncated file: the tag [{} opened here is not closed", tag.name);
   if (in.peek() != '"') {
-    in.fail_at(in.place(), "bad tag [{}: expected its value in double quotes, not '{}'", tag.name, in.peek());
+    in.fail_at(in.place(), "bad tag [{}: expected its value in double quotes, not {}", tag.name,
+               quote_input(in.peek()));
   }
   const Place quote = in.place();
   in.next();
@@ -114,7 +124,8 @@ Tag read_tag(Reader& in) {
   in.skip_space();
   if (in.done()) in.fail_at(tag.place, "truncated file: the tag [{} opened here is not closed", tag.name);
   if (in.peek() != ']') {
-    in.fail_at(in.place(), "bad tag [{}: expected ']' after its value, not '{}'", tag.name, in.peek());
+    in.fail_at(in.place(), "bad tag [{}: expected ']' after its value, not {}", tag.name,
+               quote_input(in.peek()));
   }
   in.next();
   return tag;

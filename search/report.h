@@ -9,6 +9,7 @@
 
 #include "core/error.h"
 #include "core/progress.h"
+#include "core/quote.h"
 #include "core/value.h"
 #include "search/score.h"
 
@@ -23,7 +24,7 @@ inline Algorithm parse_algorithm(const std::string& name) {
   if (name == "df-pn" || name == "dfpn") return Algorithm::kDfPn;
   if (name == "pns") return Algorithm::kPns;
   if (name == "alphabeta" || name == "alpha-beta") return Algorithm::kAlphaBeta;
-  fail("unknown search algorithm '{}' (known: df-pn, pns, alphabeta)", name);
+  fail("unknown search algorithm {} (known: df-pn, pns, alphabeta)", quote_input(name));
 }
 inline std::string algorithm_name(Algorithm algorithm) {
   switch (algorithm) {
@@ -37,7 +38,7 @@ inline Question parse_question(const std::string& name) {
   if (name == "win") return Question::kWin;
   if (name == "draw") return Question::kDraw;
   if (name == "value") return Question::kValue;
-  fail("unknown question '{}' (known: win, draw, value)", name);
+  fail("unknown question {} (known: win, draw, value)", quote_input(name));
 }
 inline std::string question_name(Question question) {
   switch (question) {

@@ -11,6 +11,7 @@
 #include "app/input_error.h"
 #include "app/position_report.h"
 #include "core/error.h"
+#include "core/quote.h"
 
 namespace gs::server {
 
@@ -67,7 +68,9 @@ Reply guarded(Body&& body) {
 
 }  // namespace
 
-Reply error_reply(int status, const std::string& message) { return {status, {{"error", message}}}; }
+Reply error_reply(int status, const std::string& message) {
+  return {status, {{"error", printable(message)}}};
+}
 
 Api::Variant& Api::variant(const app::GameEntry& game, const std::string& name) {
   std::unique_ptr<app::GameService> service;
@@ -78,7 +81,7 @@ Api::Variant& Api::variant(const app::GameEntry& game, const std::string& name) 
     // The game's message names a variant it does not know, and the game; one about a
     // rule option needs the whole name around it.
     if (rules.empty()) throw NotFound(error.what());
-    throw NotFound(fmt::format("variant '{}' of {}: {}", name, game.name, error.what()));
+    throw NotFound(fmt::format("variant {} of {}: {}", quote_input(name), game.name, error.what()));
   }
   const db::Location location = service->database_location(data_);
   const std::string key = game.name + "/" + location.directory().filename().string();

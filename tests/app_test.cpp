@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -238,6 +239,54 @@ TEST_F(JunglePrinted, BuildStatsCountAndSolve) {
   const CommandRun solved = run(solve);
   EXPECT_EQ(solved.status, 0) << solved.err;
   EXPECT_NE(solved.out.find("result: "), std::string::npos) << solved.out;
+}
+
+// A side with pieces and no legal move: the rules decide, databases or not (here an
+// empty directory of the game's databases). Checkers and the mills lose, Jungle draws by
+// default and loses with stalemate=loss.
+TEST(RulesFirst, NoLegalMoveHasTheRulesValueOutsideTheDatabases) {
+  struct Case {
+    std::string game;
+    std::string variant;
+    std::vector<std::string> rules;
+    std::string position;
+    std::string value;
+  };
+  const std::vector<Case> cases = {
+      // White's man on 28 is blocked by Black's man on 24, the jump by Black's king on 19.
+      {"checkers", "", {}, "W:W28:B24,K19", "loss in 0"},
+      // Black's four corner stones are boxed in, with four stones Black does not fly.
+      {"morris", "", {}, "W:d1,a4,g4,d7 B:a1,g1,a7,g7 b 0 0", "loss in 0"},
+      // Black's rat in the corner, between White's tiger and dog, which it may not take.
+      {"jungle", "", {}, "rT5/D6/7/7/7/7/7 b", "draw"},
+      {"jungle", "", {"stalemate=loss"}, "rT5/D6/7/7/7/7/7 b", "loss in 0"},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.game + " " + c.position);
+    test::TempDir dir;
+    const auto service = app::find_game(c.game).make(c.variant, c.rules);
+    std::filesystem::create_directories(service->database_location(dir.path()).directory());
+    cli::Invocation probe = invocation_of("probe", c.game, dir, 0);
+    probe.variant = c.variant;
+    probe.rules = c.rules;
+    probe.position = c.position;
+    probe.json = true;
+    const CommandRun printed = run(probe);
+    ASSERT_EQ(printed.status, 0) << printed.err;
+    const auto report = nlohmann::json::parse(printed.out);
+    EXPECT_TRUE(report.at("terminal").get<bool>());
+    EXPECT_TRUE(report.at("no_legal_move").get<bool>());
+    EXPECT_TRUE(report.at("moves").empty());
+    const std::string outcome = c.value.substr(0, c.value.find(' '));
+    EXPECT_EQ(report.at("value").at("outcome"), outcome);
+    if (outcome != "draw") {
+      EXPECT_EQ(report.at("value").at("depth"), 0);
+    }
+    probe.json = false;
+    const CommandRun text = run(probe);
+    EXPECT_NE(text.out.find("value: " + c.value + " (no legal move: the game is over)"), std::string::npos)
+        << text.out;
+  }
 }
 
 TEST_F(JunglePrinted, ExtendedIsRefusedForAGameWithoutStarts) {

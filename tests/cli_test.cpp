@@ -18,6 +18,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/quote.h"
 #include "core/value.h"
 #include "db/database.h"
 #include "db/tier_file.h"
@@ -697,6 +698,27 @@ TEST(Cli, PdnFileMustBeARegularFileOfBoundedSize) {
                "the game file " + big.string() + " is larger than 16 MiB");
   expect_error(gamesolver(dir, {"probe", "checkers", "--pdn", (dir / "none.pdn").string(), "--data", data}),
                "does not exist");
+}
+
+// Input echoed in an error is an excerpt: a 100 KB position (as big as one argument may
+// be) once gave a 100 KB line, and control characters and broken UTF-8 went out raw.
+TEST(Cli, ErrorsQuoteAShortEscapedExcerptOfTheInput) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  fs::create_directories(dir / "data" / "jungle" / "standard");
+  const std::string position = "\x1b[2J\xff" + std::string(100000, 'x') + "\n";
+  const RunResult r = gamesolver(dir, {"probe", "jungle", position, "--data", data});
+  expect_error(r, "position '\\x1B[2J\\xFF" + std::string(75, 'x') + "...' (100005 bytes)");
+  EXPECT_LT(r.err.size(), 400U) << describe(r);
+  EXPECT_EQ(r.err.find('\x1b'), std::string::npos);
+  // A game file whose FEN tag holds a megabyte: the tag is not echoed, the position is cut.
+  const fs::path file = dir / "big.pdn";
+  test::write_file(file,
+                   "[GameType \"21\"]\n[SetUp \"1\"]\n[FEN \"" + std::string(1 << 20, 'W') + "\"]\n*\n");
+  fs::create_directories(dir / "data" / "checkers" / "english");
+  const RunResult pdn = gamesolver(dir, {"probe", "checkers", "--pdn", file.string(), "--data", data});
+  expect_error(pdn, "bad tag: [FEN]: position '" + std::string(kQuoteLimit, 'W') + "...' (1048576 bytes)");
+  EXPECT_LT(pdn.err.size(), 800U) << describe(pdn);
 }
 
 // A budget too small for a tier is said in units that show it (it once read "0.000 GiB").

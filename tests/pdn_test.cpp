@@ -151,7 +151,7 @@ TEST(Pdn, ErrorsNameFileLineAndColumn) {
       {"[SetUp \"1\"]\n*", "games.pdn:1:1: bad tag: [SetUp \"1\"] without a FEN tag"},
       {"[SetUp \"2\"]\n*", "games.pdn:1:1: bad tag: [SetUp \"2\"] must be"},
       {"[SetUp \"0\"]\n[FEN \"B:W21:B1\"]\n*", "games.pdn:2:1: bad tag: [FEN] with [SetUp \"0\"]"},
-      {"[SetUp \"1\"]\n[FEN \"B:W21:B29\"]\n*", "games.pdn:2:1: bad tag: [FEN \"B:W21:B29\"]: position"},
+      {"[SetUp \"1\"]\n[FEN \"B:W21:B29\"]\n*", "games.pdn:2:1: bad tag: [FEN]: position 'B:W21:B29'"},
       {"1. 11-15 23-19\n2. 8-12 22-17 *",
        "games.pdn:2:4: illegal move 2. 8-12 in "
        "B:W19,21,22,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15: "

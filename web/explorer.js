@@ -198,7 +198,7 @@ function renderMoves(report) {
   const list = $('moves');
   list.replaceChildren();
   if (report.terminal) {
-    list.textContent = 'The game is over.';
+    list.textContent = report.no_legal_move ? 'No legal move: the game is over.' : 'The game is over.';
     return;
   }
   if (report.moves.length === 0) {

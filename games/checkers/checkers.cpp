@@ -10,6 +10,8 @@
 #include <memory>
 #include <mutex>
 
+#include "core/quote.h"
+
 namespace gs::checkers {
 
 namespace {
@@ -106,9 +108,9 @@ int digit_count(char c) {
 
 Checkers Checkers::from_options(std::string_view variant, const std::vector<std::string>& options) {
   if (!variant.empty() && variant != "english" && variant != "standard") {
-    fail("unknown variant '{}' of checkers (known: english)", variant);
+    fail("unknown variant {} of checkers (known: english)", quote_input(variant));
   }
-  if (!options.empty()) fail("checkers has no rule options (got '{}')", options.front());
+  if (!options.empty()) fail("checkers has no rule options (got {})", quote_input(options.front()));
   return {};
 }
 
@@ -144,10 +146,10 @@ Position Checkers::parse_position(std::string_view original) {
   if (!text.empty() && text.back() == '.') text.remove_suffix(1);
   auto bad = [&](std::string_view why) {
     fail(
-        "position '{}': {}; expected the PDN FEN value: the side to move (B or W), then ':W' and White's "
+        "position {}: {}; expected the PDN FEN value: the side to move (B or W), then ':W' and White's "
         "squares, ':B' and Black's, K before a king (start: B:W21,22,23,24,25,26,27,28,29,30,31,32:"
         "B1,2,3,4,5,6,7,8,9,10,11,12)",
-        original, why);
+        quote_input(original), why);
   };
   std::vector<std::string_view> fields;
   for (std::size_t begin = 0;;) {
@@ -163,13 +165,13 @@ Position Checkers::parse_position(std::string_view original) {
   } else if (fields[0] == "W") {
     pos.side = kWhite;
   } else {
-    bad(fmt::format("the side to move must be B or W, not '{}'", fields[0]));
+    bad(fmt::format("the side to move must be B or W, not {}", quote_input(fields[0])));
   }
   std::array<bool, 2> seen{};
   for (std::size_t f = 1; f < 3; ++f) {
     std::string_view field = fields[f];
     if (field.empty() || (field.front() != 'W' && field.front() != 'B')) {
-      bad(fmt::format("field '{}' does not start with W or B", field));
+      bad(fmt::format("field {} does not start with W or B", quote_input(field)));
     }
     const int colour = field.front() == 'W' ? kWhite : kBlack;
     if (seen[static_cast<std::size_t>(colour)])
@@ -187,7 +189,8 @@ Position Checkers::parse_position(std::string_view original) {
       const int low = parse_square(item.substr(0, dash));
       const int high = dash == std::string_view::npos ? low : parse_square(item.substr(dash + 1));
       if (low < 0 || high < low) {
-        bad(fmt::format("'{}' is not a square 1-32 (or a range of them) with an optional K", item));
+        bad(fmt::format("{} is not a square 1-32 (or a range of them) with an optional K",
+                        quote_input(item)));
       }
       for (int square = low; square <= high; ++square) {
         const std::uint32_t bit = 1U << square;
@@ -209,8 +212,8 @@ Position Checkers::parse_position(std::string_view original) {
       bad(fmt::format("{} has {} pieces, more than the 12 it starts with", side_name(colour), count));
   }
   if (pos.pieces(pos.side ^ 1) == 0) {
-    fail("position '{}': {} (not to move) has no piece, so the game ended before this move", original,
-         side_name(pos.side ^ 1));
+    fail("position {}: {} (not to move) has no piece, so the game ended before this move",
+         quote_input(original), side_name(pos.side ^ 1));
   }
   return pos;
 }
@@ -227,7 +230,7 @@ std::string Checkers::move_text(const Position& pos, const Move& move) {
 
 Move Checkers::parse_move(const Position& pos, std::string_view original) {
   const std::string_view text = trimmed(original);
-  if (terminal(pos)) fail("no move '{}': the game is over", text);
+  if (terminal(pos)) fail("no move {}: the game is over", quote_input(text));
   const bool capture = text.find('x') != std::string_view::npos;
   const char separator = capture ? 'x' : '-';
   std::vector<int> squares;
@@ -236,18 +239,18 @@ Move Checkers::parse_move(const Position& pos, std::string_view original) {
     const std::string_view part = text.substr(begin, end == std::string_view::npos ? end : end - begin);
     const int square = parse_square(part);
     if (square < 0) {
-      fail("move '{}' is not a move: expected squares 1-32 joined by '-' (11-15) or 'x' (15x24, 15x24x31)",
-           text);
+      fail("move {} is not a move: expected squares 1-32 joined by '-' (11-15) or 'x' (15x24, 15x24x31)",
+           quote_input(text));
     }
     squares.push_back(square);
     if (end == std::string_view::npos) break;
     begin = end + 1;
   }
   if (squares.size() < 2)
-    fail("move '{}' is not a move: expected a from and a to square (11-15, 15x24)", text);
+    fail("move {} is not a move: expected a from and a to square (11-15, 15x24)", quote_input(text));
   const int from = squares.front();
   if ((pos.pieces(pos.side) >> from & 1U) == 0) {
-    fail("move '{}': {} has no piece on {} ({} to move)", text, side_name(pos.side), from + 1,
+    fail("move {}: {} has no piece on {} ({} to move)", quote_input(text), side_name(pos.side), from + 1,
          side_name(pos.side));
   }
   MoveList<Checkers> legal;
@@ -256,7 +259,7 @@ Move Checkers::parse_move(const Position& pos, std::string_view original) {
   if (must_capture && !capture) {
     std::string options;
     for (const Move& move : legal) options += (options.empty() ? "" : ", ") + move_text(pos, move);
-    fail("move '{}' is illegal: a capture is compulsory ({})", text, options);
+    fail("move {} is illegal: a capture is compulsory ({})", quote_input(text), options);
   }
   // The full path, or only the first and last squares of a capture when one path fits.
   std::vector<const Move*> matches;
@@ -273,12 +276,12 @@ Move Checkers::parse_move(const Position& pos, std::string_view original) {
   if (matches.size() > 1) {
     std::string options;
     for (const Move* move : matches) options += (options.empty() ? "" : ", ") + move_text(pos, *move);
-    fail("move '{}' is ambiguous: write the whole path ({})", text, options);
+    fail("move {} is ambiguous: write the whole path ({})", quote_input(text), options);
   }
-  if (legal.empty()) fail("move '{}' is illegal: {} has no legal move", text, side_name(pos.side));
+  if (legal.empty()) fail("move {} is illegal: {} has no legal move", quote_input(text), side_name(pos.side));
   std::string options;
   for (const Move& move : legal) options += (options.empty() ? "" : ", ") + move_text(pos, move);
-  fail("move '{}' is illegal (legal: {})", text, options);
+  fail("move {} is illegal (legal: {})", quote_input(text), options);
 }
 
 std::string Checkers::board_text(const Position& pos) {
@@ -401,10 +404,10 @@ std::string Checkers::tier_name(Tier tier) {
 Tier Checkers::parse_tier(std::string_view text) {
   auto bad = [&]() {
     fail(
-        "tier '{}' is not a checkers tier: expected the side to move's kings, the other's kings, the mover's "
+        "tier {} is not a checkers tier: expected the side to move's kings, the other's kings, the mover's "
         "men, the other's men, '.', and the leading ranks (1-7, 0 without men) of the mover's and the "
         "other's men, as 1210.50, in the orientation with the smaller code",
-        text);
+        quote_input(text));
   };
   if (text.size() != 7 || text[4] != '.') bad();
   std::array<int, 6> v{};

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "core/error.h"
+#include "core/quote.h"
 #include "core/rule_option.h"
 
 namespace gs::jungle {
@@ -106,7 +107,7 @@ const Tables& tables() {
 
 Jungle Jungle::from_options(std::string_view variant, const std::vector<std::string>& options) {
   if (!variant.empty() && variant != "standard") {
-    fail("unknown variant '{}' of jungle (known: standard)", variant);
+    fail("unknown variant {} of jungle (known: standard)", quote_input(variant));
   }
   Options parsed;
   for (const std::string& option : options) {
@@ -122,10 +123,10 @@ Jungle Jungle::from_options(std::string_view variant, const std::vector<std::str
       } else if (value == "loss") {
         parsed.stalemate_loses = true;
       } else {
-        fail("rule option stalemate takes draw or loss, not '{}'", value);
+        fail("rule option stalemate takes draw or loss, not {}", quote_input(value));
       }
     } else {
-      fail("unknown rule option '{}' of jungle (known: elephant_takes_rat, stalemate)", key);
+      fail("unknown rule option {} of jungle (known: elephant_takes_rat, stalemate)", quote_input(key));
     }
   }
   return Jungle(parsed);
@@ -214,9 +215,9 @@ Position Jungle::parse_position(std::string_view text) const {
   const auto space = text.find(' ');
   if (space == std::string_view::npos) {
     fail(
-        "position '{}' has no side to move: expected ranks 7 to 1 separated by '/', a space, "
+        "position {} has no side to move: expected ranks 7 to 1 separated by '/', a space, "
         "then 'w' or 'b' (start: 1r3e1/2t1d2/7/7/7/2D1T2/1E3R1 w)",
-        text);
+        quote_input(text));
   }
   const std::string_view board = text.substr(0, space);
   std::string_view side = text.substr(space + 1);
@@ -227,38 +228,39 @@ Position Jungle::parse_position(std::string_view text) const {
   } else if (side == "b") {
     pos.side = 1;
   } else {
-    fail("position '{}': side to move must be 'w' or 'b', not '{}'", text, side);
+    fail("position {}: side to move must be 'w' or 'b', not {}", quote_input(text), quote_input(side));
   }
   int rank = kRanks - 1;
   int file = 0;
   for (const char c : board) {
     if (c == '/') {
-      if (file != kFiles) fail("position '{}': rank {} has {} squares, expected 7", text, rank + 1, file);
+      if (file != kFiles)
+        fail("position {}: rank {} has {} squares, expected 7", quote_input(text), rank + 1, file);
       --rank;
       file = 0;
-      if (rank < 0) fail("position '{}' has more than 7 ranks", text);
+      if (rank < 0) fail("position {} has more than 7 ranks", quote_input(text));
       continue;
     }
     if (c >= '1' && c <= '7') {
       file += c - '0';
-      if (file > kFiles) fail("position '{}': rank {} has more than 7 squares", text, rank + 1);
+      if (file > kFiles) fail("position {}: rank {} has more than 7 squares", quote_input(text), rank + 1);
       continue;
     }
     const auto letter = kLetters.find(c);
     if (letter == std::string_view::npos) {
       fail(
-          "position '{}': '{}' is not a piece (R D T E for White, r d t e for Black) nor a "
+          "position {}: {} is not a piece (R D T E for White, r d t e for Black) nor a "
           "count of empty squares 1-7",
-          text, c);
+          quote_input(text), quote_input(c));
     }
-    if (file >= kFiles) fail("position '{}': rank {} has more than 7 squares", text, rank + 1);
+    if (file >= kFiles) fail("position {}: rank {} has more than 7 squares", quote_input(text), rank + 1);
     const int piece = static_cast<int>(letter);
-    if (pos.square[piece] != kNone) fail("position '{}' has two of {}", text, piece_name(piece));
+    if (pos.square[piece] != kNone) fail("position {} has two of {}", quote_input(text), piece_name(piece));
     pos.square[piece] = static_cast<std::uint8_t>(rank * kFiles + file);
     ++file;
   }
   if (rank != 0 || file != kFiles) {
-    fail("position '{}': expected 7 ranks of 7 squares, separated by '/'", text);
+    fail("position {}: expected 7 ranks of 7 squares, separated by '/'", quote_input(text));
   }
   // Reject what cannot arise in a game: a piece in its own den, the side to move already
   // standing in the opponent's den, or the side not to move without pieces.
@@ -268,16 +270,17 @@ Position Jungle::parse_position(std::string_view text) const {
     if (pos.square[piece] == kNone) continue;
     (colour_of(piece) == pos.side ? mover_has : other_has) = true;
     if (pos.square[piece] == den_of(colour_of(piece))) {
-      fail("position '{}': {} stands in its own den {}", text, piece_name(piece),
+      fail("position {}: {} stands in its own den {}", quote_input(text), piece_name(piece),
            square_name(pos.square[piece]));
     }
     if (colour_of(piece) == pos.side && pos.square[piece] == den_of(pos.side ^ 1)) {
-      fail("position '{}': {} is in the opponent's den, so the game ended before this move", text,
+      fail("position {}: {} is in the opponent's den, so the game ended before this move", quote_input(text),
            piece_name(piece));
     }
   }
   if (!other_has) {
-    fail("position '{}': the side not to move has no piece, so the game ended before this move", text);
+    fail("position {}: the side not to move has no piece, so the game ended before this move",
+         quote_input(text));
   }
   (void)mover_has;
   return pos;
@@ -289,7 +292,7 @@ std::string Jungle::move_text(const Position& pos, const Move& move) {
 }
 
 Move Jungle::parse_move(const Position& pos, std::string_view text) const {
-  if (terminal(pos)) fail("no move '{}': the game is over", text);
+  if (terminal(pos)) fail("no move {}: the game is over", quote_input(text));
   MoveList<Jungle> legal;
   moves(pos, legal);
   int piece = -1;
@@ -300,33 +303,33 @@ Move Jungle::parse_move(const Position& pos, std::string_view text) const {
     for (int p = 0; p < kPieceKinds; ++p) {
       if (pos.square[p] == from) piece = p;
     }
-    if (piece < 0) fail("move '{}': no piece on {}", text, text.substr(0, 2));
+    if (piece < 0) fail("move {}: no piece on {}", quote_input(text), text.substr(0, 2));
   } else {
     std::string_view rest = text;
     const auto letter = rest.empty() ? std::string_view::npos : kLetters.find(rest.front());
     if (letter == std::string_view::npos) {
       fail(
-          "move '{}' is not a move: expected a piece letter, an optional 'x' and a square "
+          "move {} is not a move: expected a piece letter, an optional 'x' and a square "
           "(Eb2, txe5) or two squares (b1b2)",
-          text);
+          quote_input(text));
     }
     piece = static_cast<int>(letter);
     rest.remove_prefix(1);
     if (!rest.empty() && rest.front() == 'x') rest.remove_prefix(1);
     to = parse_square(rest);
-    if (to < 0) fail("move '{}': '{}' is not a square a1-g7", text, rest);
+    if (to < 0) fail("move {}: {} is not a square a1-g7", quote_input(text), quote_input(rest));
     if (pos.square[static_cast<std::size_t>(piece)] == kNone) {
-      fail("move '{}': {} is not on the board", text, piece_name(piece));
+      fail("move {}: {} is not on the board", quote_input(text), piece_name(piece));
     }
   }
   if (colour_of(piece) != pos.side) {
-    fail("move '{}': {} cannot move, it is {} to move", text, piece_name(piece),
+    fail("move {}: {} cannot move, it is {} to move", quote_input(text), piece_name(piece),
          pos.side == 0 ? "White" : "Black");
   }
   for (const Move& move : legal) {
     if (move.piece == piece && move.to == to) return move;
   }
-  fail("move '{}' is illegal: {} on {} cannot move to {}", text, piece_name(piece),
+  fail("move {} is illegal: {} on {} cannot move to {}", quote_input(text), piece_name(piece),
        square_name(pos.square[static_cast<std::size_t>(piece)]), square_name(to));
 }
 
@@ -382,15 +385,16 @@ Tier Jungle::parse_tier(std::string_view text) {
   for (const char c : text) {
     if (c == '-') continue;
     const auto letter = kLetters.find(c);
-    if (letter == std::string_view::npos) fail("tier '{}': '{}' is not a piece letter", text, c);
+    if (letter == std::string_view::npos)
+      fail("tier {}: {} is not a piece letter", quote_input(text), quote_input(c));
     material |= 1U << letter;
   }
   const std::vector<Tier> all = tiers(kPieceKinds);
   if (std::find(all.begin(), all.end(), material) == all.end()) {
     fail(
-        "tier '{}' is not a jungle tier: tiers name White's pieces, '-', then Black's, with "
+        "tier {} is not a jungle tier: tiers name White's pieces, '-', then Black's, with "
         "both sides present and White's set at least Black's (e.g. RD-r)",
-        text);
+        quote_input(text));
   }
   return material;
 }

@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/quote.h"
 #include "core/rule_option.h"
 
 namespace gs::morris {
@@ -45,7 +46,7 @@ int parse_count(std::string_view text, std::string_view what, int max) {
   int value = -1;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (error != std::errc() || end != text.data() + text.size() || value < 0 || value > max) {
-    fail("{} must be a number 0..{}, not '{}'", what, max, text);
+    fail("{} must be a number 0..{}, not {}", what, max, quote_input(text));
   }
   return value;
 }
@@ -85,7 +86,7 @@ Options Morris::variant_options(std::string_view variant) {
     o.stones = {7, 7};
     o.flying = 0;
   } else {
-    fail("unknown variant '{}' of morris (known: {})", variant, fmt::join(kVariants, ", "));
+    fail("unknown variant {} of morris (known: {})", quote_input(variant), fmt::join(kVariants, ", "));
   }
   return o;
 }
@@ -108,7 +109,7 @@ Morris Morris::from_options(std::string_view variant, const std::vector<std::str
     } else if (key == "flying") {
       parsed.flying = value == "off" ? 0 : parse_count(value, "rule option flying (off, 3 or 4)", 4);
       if (parsed.flying != 0 && parsed.flying < 3)
-        fail("rule option flying takes off, 3 or 4, not '{}'", value);
+        fail("rule option flying takes off, 3 or 4, not {}", quote_input(value));
     } else if (key == "removal") {
       if (value == "standard") {
         parsed.removal = Removal::kStandard;
@@ -117,7 +118,7 @@ Morris Morris::from_options(std::string_view variant, const std::vector<std::str
       } else if (value == "any") {
         parsed.removal = Removal::kAny;
       } else {
-        fail("rule option removal takes standard, not_from_mill or any, not '{}'", value);
+        fail("rule option removal takes standard, not_from_mill or any, not {}", quote_input(value));
       }
     } else if (key == "lasker") {
       parsed.lasker = as_bool();
@@ -125,9 +126,9 @@ Morris Morris::from_options(std::string_view variant, const std::vector<std::str
       parsed.full_board_draw = as_bool();
     } else {
       fail(
-          "unknown rule option '{}' of morris (known: stones, white_stones, black_stones, flying, removal, "
+          "unknown rule option {} of morris (known: stones, white_stones, black_stones, flying, removal, "
           "lasker, full_board_draw)",
-          key);
+          quote_input(key));
     }
   }
   const Geometry& board = Geometry::of(parsed.board);
@@ -269,33 +270,37 @@ Position Morris::parse_position(std::string_view text) const {
   const std::vector<std::string_view> parts = words(text);
   if (parts.size() != 5) {
     fail(
-        "position '{}': expected White's points, Black's points, side to move and stones in hand, e.g. "
+        "position {}: expected White's points, Black's points, side to move and stones in hand, e.g. "
         "'W:a1,d2 B:g7 w 7 8'",
-        text);
+        quote_input(text));
   }
   Position pos;
   for (int side = 0; side < 2; ++side) {
     const std::string_view part = parts[static_cast<std::size_t>(side)];
     const std::string_view prefix = side == 0 ? "W:" : "B:";
-    if (!part.starts_with(prefix)) fail("position '{}': '{}' should start with '{}'", text, part, prefix);
+    if (!part.starts_with(prefix))
+      fail("position {}: {} should start with {}", quote_input(text), quote_input(part), quote_input(prefix));
     const std::string_view list = part.substr(2);
     if (list.empty() || list == "-") continue;
     for (const std::string_view name : split(list, ',')) {
       const int point = geometry_.point(name);
-      if (point < 0) fail("position '{}': '{}' is not a point of the {} board", text, name, geometry_.name());
+      if (point < 0)
+        fail("position {}: {} is not a point of the {} board", quote_input(text), quote_input(name),
+             geometry_.name());
       if (((pos.stones[0] | pos.stones[1]) >> point & 1U) != 0)
-        fail("position '{}': point {} is given twice", text, name);
+        fail("position {}: point {} is given twice", quote_input(text), name);
       pos.stones[side] |= 1U << point;
     }
   }
   if (parts[2] != "w" && parts[2] != "b") {
-    fail("position '{}': side to move must be 'w' or 'b', not '{}'", text, parts[2]);
+    fail("position {}: side to move must be 'w' or 'b', not {}", quote_input(text), quote_input(parts[2]));
   }
   pos.side = parts[2] == "w" ? 0 : 1;
   for (int side = 0; side < 2; ++side) {
-    const int hand = parse_count(parts[3 + static_cast<std::size_t>(side)],
-                                 fmt::format("position '{}': {}'s stones in hand", text, side_name(side)),
-                                 kMaxStones - std::popcount(pos.stones[side]));
+    const int hand =
+        parse_count(parts[3 + static_cast<std::size_t>(side)],
+                    fmt::format("position {}: {}'s stones in hand", quote_input(text), side_name(side)),
+                    kMaxStones - std::popcount(pos.stones[side]));
     pos.hand[side] = static_cast<std::uint8_t>(hand);
     // No side has more stones, on the board and in hand, than the rules let it start
     // with: half the board's points (the databases' tiers hold no more either; the
@@ -303,15 +308,15 @@ Position Morris::parse_position(std::string_view text) const {
     const int stones = std::popcount(pos.stones[side]) + hand;
     if (stones > geometry_.points() / 2) {
       fail(
-          "position '{}': {} has {} stones on the board and in hand, more than the {} a side can have on the "
+          "position {}: {} has {} stones on the board and in hand, more than the {} a side can have on the "
           "{} "
           "board",
-          text, side_name(side), stones, geometry_.points() / 2, geometry_.name());
+          quote_input(text), side_name(side), stones, geometry_.points() / 2, geometry_.name());
     }
   }
   const int other = pos.side ^ 1;
   if (std::popcount(pos.stones[other]) + pos.hand[other] < 3) {
-    fail("position '{}': {} has fewer than 3 stones, so the game ended before this move", text,
+    fail("position {}: {} has fewer than 3 stones, so the game ended before this move", quote_input(text),
          side_name(other));
   }
   return pos;
@@ -327,11 +332,13 @@ std::string Morris::move_text(const Position& pos, const Move& move) const {
 }
 
 Move Morris::parse_move(const Position& pos, std::string_view text) const {
-  if (terminal(pos)) fail("no move '{}': the game is over", text);
+  if (terminal(pos)) fail("no move {}: the game is over", quote_input(text));
   const int me = pos.side;
   auto point = [&](std::string_view name) {
     const int p = geometry_.point(name);
-    if (p < 0) fail("move '{}': '{}' is not a point of the {} board", text, name, geometry_.name());
+    if (p < 0)
+      fail("move {}: {} is not a point of the {} board", quote_input(text), quote_input(name),
+           geometry_.name());
     return p;
   };
   std::string_view rest = text;
@@ -351,30 +358,33 @@ Move Morris::parse_move(const Position& pos, std::string_view text) const {
   // Why not.
   const std::uint32_t all = pos.stones[0] | pos.stones[1];
   if (move.from == kNone && pos.hand[me] == 0) {
-    fail("move '{}': {} has no stones in hand and must move one, e.g. 'a1-a4'", text, side_name(me));
+    fail("move {}: {} has no stones in hand and must move one, e.g. 'a1-a4'", quote_input(text),
+         side_name(me));
   }
   if (move.from != kNone && pos.hand[me] > 0 && !options_.lasker) {
-    fail("move '{}': {} still has {} stones in hand and must place one, e.g. 'd2'", text, side_name(me),
-         pos.hand[me]);
+    fail("move {}: {} still has {} stones in hand and must place one, e.g. 'd2'", quote_input(text),
+         side_name(me), pos.hand[me]);
   }
   if (move.from != kNone && (pos.stones[me] >> move.from & 1U) == 0) {
-    fail("move '{}': {} has no stone on {}", text, side_name(me), geometry_.point_name(move.from));
+    fail("move {}: {} has no stone on {}", quote_input(text), side_name(me), geometry_.point_name(move.from));
   }
-  if ((all >> move.to & 1U) != 0) fail("move '{}': {} is occupied", text, geometry_.point_name(move.to));
+  if ((all >> move.to & 1U) != 0)
+    fail("move {}: {} is occupied", quote_input(text), geometry_.point_name(move.to));
   if (move.from != kNone && !flies(pos, me) && (geometry_.neighbours(move.from) >> move.to & 1U) == 0) {
-    fail("move '{}': {} is not next to {} (and {} cannot fly)", text, geometry_.point_name(move.to),
-         geometry_.point_name(move.from), side_name(me));
+    fail("move {}: {} is not next to {} (and {} cannot fly)", quote_input(text),
+         geometry_.point_name(move.to), geometry_.point_name(move.from), side_name(me));
   }
   Move plain = move;
   plain.remove = kNone;
   const bool closes = std::find(legal.begin(), legal.end(), plain) == legal.end();
   if (move.remove == kNone && closes) {
-    fail("move '{}' closes a mill: add the stone it removes, e.g. '{}x{}'", text, text,
+    fail("move {} closes a mill: add the stone it removes, e.g. '{}x{}'", quote_input(text), text,
          geometry_.point_name(std::countr_zero(removable(pos, me))));
   }
-  if (move.remove != kNone && !closes) fail("move '{}' closes no mill, so it removes nothing", text);
-  fail("move '{}': {} cannot be removed (a stone in a mill can be removed only as the rules allow)", text,
-       geometry_.point_name(move.remove));
+  if (move.remove != kNone && !closes)
+    fail("move {} closes no mill, so it removes nothing", quote_input(text));
+  fail("move {}: {} cannot be removed (a stone in a mill can be removed only as the rules allow)",
+       quote_input(text), geometry_.point_name(move.remove));
 }
 
 std::string Morris::board_text(const Position& pos) const {
@@ -494,16 +504,18 @@ std::string Morris::tier_name(Tier tier) {
 Tier Morris::parse_tier(std::string_view text) const {
   const std::vector<std::string_view> parts = split(text, '-');
   if (parts.size() != 4) {
-    fail("tier '{}': expected W-B-WF-BF (stones on the board and in hand, White to move), e.g. 8-8-0-0",
-         text);
+    fail("tier {}: expected W-B-WF-BF (stones on the board and in hand, White to move), e.g. 8-8-0-0",
+         quote_input(text));
   }
   std::array<int, 4> v{};
   for (std::size_t i = 0; i < 4; ++i)
-    v[i] = parse_count(parts[i], fmt::format("tier '{}': a count", text), kMaxStones);
+    v[i] = parse_count(parts[i], fmt::format("tier {}: a count", quote_input(text)), kMaxStones);
   const Sector s{v[0], v[1], v[2], v[3]};
-  if (!valid(s)) fail("tier '{}' is not a sector of {} (each side needs 3 or more stones)", text, variant_);
+  if (!valid(s))
+    fail("tier {} is not a sector of {} (each side needs 3 or more stones)", quote_input(text), variant_);
   if (tier_of(s) != s.code()) {
-    fail("sector '{}' is stored in tier {} with its colour-swapped twin", text, tier_name(tier_of(s)));
+    fail("sector {} is stored in tier {} with its colour-swapped twin", quote_input(text),
+         tier_name(tier_of(s)));
   }
   return s.code();
 }
