@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs the Debian packages gamesolver needs, those that are missing only.
+#   scripts/install-deps.sh          what building and testing need
+#   scripts/install-deps.sh --fuzz   also clang and libFuzzer, for bench/fuzz.sh
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libcli11-dev libfmt-dev libxxhash-dev libzstd-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev time clang-format clang-tidy
   libcpp-httplib-dev chromium libopenmpi-dev openmpi-bin)
+if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
