@@ -220,14 +220,20 @@ class Service final : public GameService {
 };
 
 // Refuses a rule option given twice with different values (key=1 and key=2): the game
-// would keep one of them silently. The same option repeated alike is harmless.
-inline void refuse_conflicting_rules(const std::vector<std::string>& rules) {
+// would keep one of them silently. The same option repeated alike is harmless, also in
+// another spelling of the same value (elephant_takes_rat=off and =0): two values differ
+// when the game made with each alone has other rules.
+template <RegisteredGame G>
+void refuse_conflicting_rules(const std::string& variant, const std::vector<std::string>& rules) {
   for (std::size_t i = 0; i < rules.size(); ++i) {
     const std::string key = rules[i].substr(0, rules[i].find('='));
     for (std::size_t j = 0; j < i; ++j) {
-      if (rules[j].substr(0, rules[j].find('=')) == key && rules[j] != rules[i])
+      if (rules[j].substr(0, rules[j].find('=')) != key || rules[j] == rules[i]) continue;
+      if (G::from_options(variant, {rules[j]}).rule_text() !=
+          G::from_options(variant, {rules[i]}).rule_text()) {
         fail("rule option {} is given twice, as {} and {}", quote_input(key), quote_input(rules[j]),
              quote_input(rules[i]));
+      }
     }
   }
 }
@@ -238,7 +244,7 @@ GameEntry make_entry() {
   return {
       std::string(G::kName), std::string(G::kDescription), option_help<G>(), HasStartFamily<G>,
       [](const std::string& variant, const std::vector<std::string>& rules) -> std::unique_ptr<GameService> {
-        refuse_conflicting_rules(rules);
+        refuse_conflicting_rules<G>(variant, rules);
         return std::make_unique<Service<G>>(G::from_options(variant, rules));
       }};
 }

@@ -639,15 +639,21 @@ TEST(Cli, ProbeNamesTheTierNotBuilt) {
   EXPECT_TRUE(json::parse(r.out).at("missing_tier").is_null()) << describe(r);
 }
 
-// A rule option given twice with different values is refused (the same value twice is
-// harmless); --help shows morris's --variant as itself, not as a rule option.
+// A rule option given twice with different values is refused (the same value twice, in
+// any spelling, is harmless); --help shows morris's --variant as itself, not as a rule option.
 TEST(Cli, ConflictingRulesAndTheVariantsHelp) {
   TempDir dir;
   expect_error(gamesolver(dir, {"count", "jungle", "--pieces", "2", "--rule", "stalemate=loss", "--rule",
-                                "stalemate=win"}),
-               "rule option 'stalemate' is given twice, as 'stalemate=loss' and 'stalemate=win'");
+                                "stalemate=draw"}),
+               "rule option 'stalemate' is given twice, as 'stalemate=loss' and 'stalemate=draw'");
   EXPECT_SUCCESS(gamesolver(
       dir, {"count", "jungle", "--pieces", "2", "--rule", "stalemate=loss", "--rule", "stalemate=loss"}));
+  // Two spellings of one value are the same rule.
+  EXPECT_SUCCESS(gamesolver(dir, {"count", "jungle", "--pieces", "2", "--rule", "elephant_takes_rat=off",
+                                  "--rule", "elephant_takes_rat=0"}));
+  expect_error(gamesolver(dir, {"count", "jungle", "--pieces", "2", "--rule", "elephant_takes_rat=off",
+                                "--rule", "elephant_takes_rat=yes"}),
+               "rule option 'elephant_takes_rat' is given twice");
   const RunResult help = gamesolver(dir, {"--help"});
   EXPECT_SUCCESS(help);
   EXPECT_EQ(help.out.find("--rule --variant"), std::string::npos) << describe(help);
