@@ -132,12 +132,7 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
   using Clock = std::chrono::steady_clock;
   ManagerSummary summary;
   // Jobs are numbered as given; ready ones go out largest first, then in that order.
-  retro::TierSchedule schedule([&] {
-    std::vector<retro::TierNode> nodes;
-    nodes.reserve(jobs.size());
-    for (const Job& job : jobs) nodes.push_back({job.tier, job.name, job.positions, job.children});
-    return nodes;
-  }());
+  retro::TierSchedule schedule(jobs);
 
   std::set<std::string> logged;
   for (std::string& name : read_progress_log(options.progress_log)) logged.insert(std::move(name));
@@ -194,7 +189,7 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
       worker.heard = Clock::now();
       if (!options.quiet) {
         fmt::print(stderr, "manager: tier {} ({} indices) to rank {} (pid {})\n", jobs[job].name,
-                   jobs[job].positions, rank, worker.pid);
+                   jobs[job].size, rank, worker.pid);
       }
       // A send to a dead rank may fail (or not): either way its silence gives it up.
       const Message work{kWork, static_cast<std::int64_t>(jobs[job].tier), 0, 0, 0, 0};

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "core/game.h"
+#include "retro/tier_schedule.h"
 
 namespace gs::dist {
 
@@ -45,13 +46,9 @@ class Session {
   int local_ranks_ = 1;
 };
 
-// One unit of work: a tier and the tiers it reads.
-struct Job {
-  Tier tier = 0;
-  std::string name;
-  std::uint64_t positions = 0;
-  std::vector<Tier> children;
-};
+// One unit of work: a tier, its size and the tiers it reads, as the local build's
+// schedule has it.
+using Job = retro::TierNode;
 
 // What a worker reports for a job.
 struct JobResult {

@@ -90,7 +90,7 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
     summary.manager = run_manager(
         session, jobs, manager,
         [&](const Job& job) {
-          return db::tier_file_good(location.file(job.name), location.expected(job.tier, job.positions));
+          return db::tier_file_good(location.file(job.name), location.expected(job.tier, job.size));
         },
         [&](const Job& job, const JobResult& result) {
           if (events.tier) events.tier(job, result);
