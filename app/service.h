@@ -219,21 +219,33 @@ class Service final : public GameService {
   G game_;
 };
 
-// Refuses a rule option given twice with different values (key=1 and key=2): the game
-// would keep one of them silently. The same option repeated alike is harmless, also in
-// another spelling of the same value (elephant_takes_rat=off and =0): two values differ
-// when the game made with each alone has other rules.
+// Refuses rule options that contradict each other, which the game would settle silently
+// by their order: one option given twice with different values (stalemate=loss and
+// stalemate=draw), or two that set the same rule (stones=9 and white_stones=8). Two
+// options contradict when the game made with them in one order has other rules or another
+// start than in the other; the same option repeated, in any spelling (elephant_takes_rat=off and =0),
+// is harmless.
+template <RegisteredGame G>
+std::string rules_and_start(const G& game) {
+  // The rules that shape the databases, and the start (the mills' stones to place).
+  return game.rule_text() + "|" + game.position_text(game.start());
+}
+
 template <RegisteredGame G>
 void refuse_conflicting_rules(const std::string& variant, const std::vector<std::string>& rules) {
+  auto key_of = [](const std::string& rule) { return rule.substr(0, rule.find('=')); };
   for (std::size_t i = 0; i < rules.size(); ++i) {
-    const std::string key = rules[i].substr(0, rules[i].find('='));
     for (std::size_t j = 0; j < i; ++j) {
-      if (rules[j].substr(0, rules[j].find('=')) != key || rules[j] == rules[i]) continue;
-      if (G::from_options(variant, {rules[j]}).rule_text() !=
-          G::from_options(variant, {rules[i]}).rule_text()) {
-        fail("rule option {} is given twice, as {} and {}", quote_input(key), quote_input(rules[j]),
-             quote_input(rules[i]));
+      if (rules[j] == rules[i]) continue;
+      if (rules_and_start(G::from_options(variant, {rules[j], rules[i]})) ==
+          rules_and_start(G::from_options(variant, {rules[i], rules[j]}))) {
+        continue;
       }
+      if (key_of(rules[j]) == key_of(rules[i])) {
+        fail("rule option {} is given twice, as {} and {}", quote_input(key_of(rules[i])),
+             quote_input(rules[j]), quote_input(rules[i]));
+      }
+      fail("rule options {} and {} contradict each other", quote_input(rules[j]), quote_input(rules[i]));
     }
   }
 }

@@ -654,6 +654,12 @@ TEST(Cli, ConflictingRulesAndTheVariantsHelp) {
   expect_error(gamesolver(dir, {"count", "jungle", "--pieces", "2", "--rule", "elephant_takes_rat=off",
                                 "--rule", "elephant_takes_rat=yes"}),
                "rule option 'elephant_takes_rat' is given twice");
+  // Two options that set one rule: the stones of both sides, then White's.
+  expect_error(
+      gamesolver(dir, {"count", "morris", "--pieces", "3", "--rule", "stones=9", "--rule", "white_stones=8"}),
+      "rule options 'stones=9' and 'white_stones=8' contradict each other");
+  EXPECT_SUCCESS(gamesolver(
+      dir, {"count", "morris", "--pieces", "3", "--rule", "white_stones=8", "--rule", "black_stones=7"}));
   const RunResult help = gamesolver(dir, {"--help"});
   EXPECT_SUCCESS(help);
   EXPECT_EQ(help.out.find("--rule --variant"), std::string::npos) << describe(help);
