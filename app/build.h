@@ -55,8 +55,13 @@ BuildSummary build_here(const G& game, const CommonOptions& options, int pieces,
                  } else {
                    ++summary.skipped;
                  }
-                 if (on_tier)
-                   on_tier({report.name, report.header.positions, report.built, report.seconds, -1});
+                 BuiltTier tier;
+                 tier.name = report.name;
+                 tier.positions = report.header.positions;
+                 tier.built = report.built;
+                 tier.seconds = report.seconds;
+                 tier.rebuilt_because = report.rebuilt_because;
+                 if (on_tier) on_tier(tier);
                });
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.threads = threads;
@@ -83,7 +88,14 @@ void build(const G& game, const CommonOptions& options, const BuildRequest& requ
   mpi.quiet = options.quiet;
   dist::MpiBuildEvents events;
   events.tier = [&](const dist::Job& job, const dist::JobResult& result) {
-    if (on_tier) on_tier({job.name, result.positions, result.built, result.seconds, result.rank});
+    BuiltTier tier;
+    tier.name = job.name;
+    tier.positions = result.positions;
+    tier.built = result.built;
+    tier.seconds = result.seconds;
+    tier.rank = result.rank;
+    tier.rebuilt_because = result.rebuilt_because;
+    if (on_tier) on_tier(tier);
   };
   events.summary = [&](const dist::MpiBuildSummary& done) {
     BuildSummary summary;

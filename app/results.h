@@ -28,6 +28,9 @@ struct BuiltTier {
   bool built = true;            // false: its file was already complete
   double seconds = 0;
   int rank = -1;  // the MPI rank that built it; -1 without MPI
+  // Built over a file that failed its checks: what was wrong with it (empty when there
+  // was no file).
+  std::string rebuilt_because;
 };
 
 struct BuildSummary {

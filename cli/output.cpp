@@ -22,9 +22,10 @@ double millions_per_second(std::uint64_t count, double seconds) {
 
 void print_built_tier(std::ostream& out, const app::BuiltTier& tier, bool quiet) {
   if (tier.built) {
-    out << fmt::format("{:<12} {:>12} indices  built in {:.2f}s  ({:.2f}M indices/s){}\n", tier.name,
+    out << fmt::format("{:<12} {:>12} indices  built in {:.2f}s  ({:.2f}M indices/s){}{}\n", tier.name,
                        tier.positions, tier.seconds, millions_per_second(tier.positions, tier.seconds),
-                       tier.rank >= 0 ? fmt::format(" on rank {}", tier.rank) : "");
+                       tier.rank >= 0 ? fmt::format(" on rank {}", tier.rank) : "",
+                       tier.rebuilt_because.empty() ? "" : "  rebuilt: " + tier.rebuilt_because);
   } else if (!quiet) {
     out << fmt::format("{:<12} {:>12} indices  already built\n", tier.name, tier.positions);
   }

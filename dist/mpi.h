@@ -55,7 +55,8 @@ struct Job {
 
 // What a worker reports for a job.
 struct JobResult {
-  bool built = false;  // false: its file was already complete
+  bool built = false;           // false: its file was already complete
+  std::string rebuilt_because;  // built over a damaged file: what was wrong with it
   std::uint64_t positions = 0;
   double seconds = 0;
   int rank = 0;

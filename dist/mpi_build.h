@@ -68,6 +68,7 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
       database.forget(tier);
       JobResult result;
       result.built = report.built;
+      result.rebuilt_because = report.rebuilt_because;
       result.positions = report.header.positions;
       result.seconds = report.seconds;
       return result;

@@ -1,7 +1,7 @@
 // The gamesolver command end to end, run as a child process: build, probe (text and
 // --json), verify, stats, count on a temporary data directory; errors for bad input
-// and damaged databases; and a build killed with SIGKILL that resumes to files
-// identical to an uninterrupted build.
+// and damaged databases; a build killed with SIGKILL that resumes to files identical to
+// an uninterrupted build; and a damaged tier rebuilt with the reason.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -163,6 +163,14 @@ void change_one_value(const Jungle& game, const fs::path& data, const std::strin
     }
   }
   db::write_tier(path, header, codes);
+}
+
+// The lines of a text.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
 }
 
 // The numbers of tiers built and already complete from build's summary line, or -1.
@@ -707,6 +715,58 @@ TEST(Cli, SmallMemoryBudgetIsPrintedInItsUnits) {
       gamesolver(dir, {"build", "jungle", "--pieces", "3", "--memory", "0.00001", "--data", data, "--quiet"});
   expect_error(r, "KiB of memory (working cells and child tiers), over the budget of 10.5 KiB (--memory)");
   EXPECT_EQ(r.err.find("0.000 GiB"), std::string::npos) << describe(r);
+}
+
+// A tier whose file fails its checks is built again, and its line says why (the check
+// that failed), quiet or not; a tier that had no file is built without a reason.
+TEST(Cli, RebuildingADamagedTierSaysWhy) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  ASSERT_EQ(
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}).exit_code, 0);
+  const auto want = test::snapshot(data);
+  const db::Location location = db::Location::of(Jungle{}, data);
+  const std::string er = test::read_file(location.file("E-r"));
+  test::write_file(location.file("E-r"), er.substr(0, er.size() / 2));             // truncated
+  test::flip_byte(location.file("T-d"), fs::file_size(location.file("T-d")) - 3);  // in the last block
+  fs::copy_file(location.file("D-d"), location.file("T-t"), fs::copy_options::overwrite_existing);
+  fs::remove(location.file("R-r"));
+  for (const bool quiet : {true, false}) {
+    SCOPED_TRACE(quiet);
+    if (!quiet) {
+      test::write_file(location.file("E-r"), "");
+      fs::remove(location.file("R-r"));
+    }
+    std::vector<std::string> args = {"build", "jungle", "--pieces", "2", "--data", data.string()};
+    if (quiet) args.emplace_back("--quiet");
+    const RunResult r = gamesolver(dir, args);
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    std::map<std::string, std::string> reasons;  // tier: what follows "rebuilt: " on its line
+    for (const std::string& line : lines_of(r.out)) {
+      const std::size_t at = line.find("  rebuilt: ");
+      if (at != std::string::npos) reasons[line.substr(0, line.find(' '))] = line.substr(at + 11);
+    }
+    if (quiet) {
+      EXPECT_EQ(reasons.size(), 3U) << describe(r);
+      EXPECT_TRUE(reasons["E-r"].starts_with("truncated")) << describe(r);
+      EXPECT_EQ(reasons["T-d"], "block 0 of 1: checksum mismatch (corrupt file)") << describe(r);
+      EXPECT_EQ(reasons["T-t"], "holds jungle standard [] tier D-d, expected jungle standard [] tier T-t")
+          << describe(r);
+    } else {
+      EXPECT_EQ(reasons.size(), 1U) << describe(r);
+      EXPECT_EQ(reasons["E-r"], "truncated database file (0 bytes, the header alone is 256)") << describe(r);
+    }
+    // A tier that had no file is built without a reason.
+    bool built_r_r = false;
+    for (const std::string& line : lines_of(r.out)) {
+      if (line.starts_with("R-r ")) {
+        built_r_r = line.find("indices  built in") != std::string::npos;
+        EXPECT_EQ(line.find("rebuilt"), std::string::npos) << line;
+      }
+    }
+    EXPECT_TRUE(built_r_r) << describe(r);
+    EXPECT_EQ(test::compare_snapshots(want, test::snapshot(data)), "");
+  }
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // Database files (db/tier_file.h, db/database.h): values and headers round-trip (format
 // v1 where a test says so: such files must stay readable), and every kind of damage (missing, truncated,
 // extended, a flipped byte in the values or the header, a file of another tier, game or rules) is refused
-// with a gs::Error that names the file, while tier_file_good() says false.
+// with a gs::Error that names the file, while check_tier_file() says what is wrong.
 #include <gtest/gtest.h>
 #include <unistd.h>
 #include <array>
@@ -49,6 +49,17 @@ void expect_refused(const fs::path& path, const Expected& expected, const std::s
     EXPECT_NE(message.find(what), std::string::npos) << "message lacks '" << what << "': " << message;
   }
   EXPECT_FALSE(tier_file_good(path, expected));
+  // A build says why it rebuilds a file that is there: the reader's reason, without the
+  // file's name in front (the build's line names the tier).
+  const TierFileCheck check = check_tier_file(path, expected);
+  if (!fs::exists(path)) {
+    EXPECT_EQ(check.state, TierFileCheck::State::kAbsent);
+    EXPECT_EQ(check.problem, "");
+    return;
+  }
+  EXPECT_EQ(check.state, TierFileCheck::State::kDamaged);
+  EXPECT_NE(check.problem.find(what), std::string::npos) << check.problem;
+  EXPECT_FALSE(check.problem.starts_with(path.string())) << check.problem;
 }
 
 std::vector<ValueCode> sample_codes(std::size_t n, ValueCode largest) {
@@ -279,6 +290,22 @@ TEST(TierFile, StaleTemporariesAreRemoved) {
   EXPECT_TRUE(fs::exists(dir / "R-r.gsdb.tmp-999999999@other-machine"));
   EXPECT_TRUE(fs::exists(dir / ("R-r.gsdb.tmp-" + self)));
   EXPECT_TRUE(fs::exists(dir / "R-r.gsdb"));
+}
+
+TEST(TierFile, CheckSaysGoodAbsentOrWhatIsWrong) {
+  TempDir dir;
+  const fs::path path = dir / "t.gsdb";
+  const std::vector<ValueCode> codes = sample_codes(1000, 99);
+  const Expected expected = expected_for(3, codes.size());
+  EXPECT_EQ(check_tier_file(path, expected).state, TierFileCheck::State::kAbsent);
+  write_tier(path, header_for(3, "R-r"), codes);
+  EXPECT_TRUE(check_tier_file(path, expected).good());
+  EXPECT_EQ(check_tier_file(path, expected_for(4, codes.size())).problem,
+            "holds jungle standard [] tier 3, expected jungle standard [] tier 4");
+  fs::remove(path);
+  fs::create_directory(path);
+  EXPECT_EQ(check_tier_file(path, expected).state, TierFileCheck::State::kDamaged);
+  EXPECT_EQ(check_tier_file(path, expected).problem, "not a regular file");
 }
 
 }  // namespace

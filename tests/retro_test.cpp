@@ -248,10 +248,22 @@ TEST(Retro, ResumeRebuildsOnlyDamagedTiers) {
   test::write_file(alive, "a file being written");
   const auto reports = build(game, dir.path(), 2, 2);
   std::set<std::string> rebuilt;
+  std::map<std::string, std::string> because;
   for (const auto& report : reports) {
     if (report.built) rebuilt.insert(report.name);
+    because[report.name] = report.rebuilt_because;
   }
   EXPECT_EQ(rebuilt, (std::set<std::string>{"R-r", "E-d", "T-t", "D-r", "E-e"}));
+  // A file that failed its checks is rebuilt with the reason; a missing one has none.
+  EXPECT_EQ(because["R-r"], "");
+  EXPECT_EQ(because["E-d"], "");
+  EXPECT_TRUE(because["T-t"].starts_with("truncated")) << because["T-t"];
+  EXPECT_EQ(because["D-r"], "block index checksum mismatch (corrupt file)");
+  EXPECT_NE(because["E-e"].find("checksum mismatch"), std::string::npos) << because["E-e"];
+  EXPECT_EQ(because["E-t"], "");
+  for (const auto& [name, reason] : because) {
+    EXPECT_EQ(reason.find(dir.path().string()), std::string::npos) << name << ": " << reason;
+  }
   EXPECT_EQ(test::compare_snapshots(before, test::snapshot(dir.path())), "");
   EXPECT_FALSE(fs::exists(dead));
   EXPECT_TRUE(fs::exists(alive));
