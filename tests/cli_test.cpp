@@ -1,12 +1,14 @@
 // The gamesolver command end to end, run as a child process: build, probe (text and
 // --json), verify, stats, count on a temporary data directory; errors for bad input
 // and damaged databases; a build killed with SIGKILL that resumes to files identical to
-// an uninterrupted build; and a damaged tier rebuilt with the reason.
+// an uninterrupted build; and what build, verify and stats report (a rebuilt tier's
+// reason, every inconsistency counted).
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <cctype>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -144,8 +146,9 @@ void check_probe(const TempDir& dir, const fs::path& data, const std::string& po
   }
 }
 
-// Rewrites a tier with one value changed and correct checksums (see retro_test.cpp).
-void change_one_value(const Jungle& game, const fs::path& data, const std::string& tier_name) {
+// Rewrites a tier with `count` values changed (losses made draws) and correct checksums
+// (see retro_test.cpp).
+void change_values(const Jungle& game, const fs::path& data, const std::string& tier_name, int count) {
   const db::Location location = db::Location::of(game, data);
   const Tier tier = Jungle::parse_tier(tier_name);
   const fs::path path = location.file(tier_name);
@@ -156,13 +159,19 @@ void change_one_value(const Jungle& game, const fs::path& data, const std::strin
     header = reader->header();
     for (Index i = 0; i < header.positions; ++i) codes.push_back(reader->code(i));
   }
+  int changed = 0;
   for (ValueCode& code : codes) {
-    if (code != kHoleCode && Value::from_code(code).is_loss()) {
+    if (changed < count && code != kHoleCode && Value::from_code(code).is_loss()) {
       code = Value::draw().code();
-      break;
+      ++changed;
     }
   }
+  ASSERT_EQ(changed, count) << tier_name << " has too few losses";
   db::write_tier(path, header, codes);
+}
+
+void change_one_value(const Jungle& game, const fs::path& data, const std::string& tier_name) {
+  change_values(game, data, tier_name, 1);
 }
 
 // The lines of a text.
@@ -171,6 +180,24 @@ std::vector<std::string> lines_of(const std::string& text) {
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) lines.push_back(line);
   return lines;
+}
+
+// Whether a text has this line.
+bool has_line(const std::string& text, const std::string& line) {
+  const std::vector<std::string> lines = lines_of(text);
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+// The number at the start of text (after `prefix`), or -1.
+long long number_after(const std::string& text, const std::string& prefix) {
+  const std::size_t at = text.find(prefix);
+  if (at == std::string::npos) return -1;
+  std::size_t i = at + prefix.size();
+  if (i >= text.size() || std::isdigit(static_cast<unsigned char>(text[i])) == 0) return -1;
+  long long number = 0;
+  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0; ++i)
+    number = number * 10 + (text[i] - '0');
+  return number;
 }
 
 // The numbers of tiers built and already complete from build's summary line, or -1.
@@ -372,8 +399,8 @@ TEST(Cli, DamagedDatabases) {
   change_one_value(game, data, "E-r");
   RunResult r = gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"});
   EXPECT_NE(r.exit_code, 0) << describe(r);
-  EXPECT_NE(r.err.find("tier E-r index"), std::string::npos) << describe(r);
-  EXPECT_NE(r.err.find("inconsistent"), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("tier E-r index"), std::string::npos) << describe(r);
+  expect_error(r, "inconsistent");
   EXPECT_EQ(r.out.find("verified"), std::string::npos) << describe(r);
   test::write_file(er, good);
 
@@ -767,6 +794,112 @@ TEST(Cli, RebuildingADamagedTierSaysWhy) {
     EXPECT_TRUE(built_r_r) << describe(r);
     EXPECT_EQ(test::compare_snapshots(want, test::snapshot(data)), "");
   }
+}
+
+// verify goes on after the first inconsistency: it lists the first --max-errors of them,
+// counts them all, says how many it did not list, verifies every other tier, and exits 1
+// with the count.
+TEST(Cli, VerifyCountsEveryInconsistency) {
+  const Jungle game;
+  TempDir dir;
+  const fs::path data = dir / "data";
+  ASSERT_EQ(
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}).exit_code, 0);
+  change_values(game, data, "E-r", 3);
+  change_values(game, data, "T-d", 2);
+  const std::vector<std::string> verify = {"verify", "jungle", "--pieces", "2", "--data", data.string()};
+  auto listed = [](const RunResult& r) {
+    int count = 0;
+    for (const std::string& line : lines_of(r.out)) count += line.starts_with("  tier ") ? 1 : 0;
+    return count;
+  };
+
+  // Everything listed: the count in the error is the number of lines.
+  std::vector<std::string> args = verify;
+  args.insert(args.end(), {"--max-errors", "100000"});
+  RunResult r = gamesolver(dir, args);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  const long long total = number_after(r.err, "gamesolver: error: verify: ");
+  EXPECT_GE(total, 5) << describe(r);
+  EXPECT_EQ(listed(r), total) << describe(r);
+  expect_error(r, fmt::format("verify: {} inconsistent positions in 2 tiers", total));
+  // Each inconsistent tier has a line with its count; every other tier is verified.
+  std::set<std::string> ok;
+  long long counted = 0;
+  for (const std::string& line : lines_of(r.out)) {
+    if (line.ends_with(" ok")) ok.insert(line.substr(0, line.find(' ')));
+    if (line.ends_with(" inconsistent positions")) counted += number_after(line, line.substr(0, 13));
+  }
+  EXPECT_EQ(counted, total) << describe(r);
+  EXPECT_EQ(ok.size(), 8U) << describe(r);
+  EXPECT_FALSE(ok.contains("E-r") || ok.contains("T-d")) << describe(r);
+  EXPECT_NE(r.out.find("  tier E-r index "), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("  tier T-d index "), std::string::npos) << describe(r);
+  EXPECT_EQ(r.out.find("more inconsistent"), std::string::npos) << describe(r);
+
+  // Two listed (the default is 20), the others counted; quiet leaves out the tiers that
+  // are ok, not the inconsistencies.
+  args = verify;
+  args.insert(args.end(), {"--max-errors", "2", "--quiet"});
+  r = gamesolver(dir, args);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_EQ(listed(r), 2) << describe(r);
+  EXPECT_NE(r.out.find(fmt::format("... and {} more inconsistent positions, not listed (--max-errors 2)",
+                                   total - 2)),
+            std::string::npos)
+      << describe(r);
+  EXPECT_EQ(r.out.find(" ok\n"), std::string::npos) << describe(r);
+  expect_error(r, fmt::format("verify: {} inconsistent positions in 2 tiers", total));
+  args = verify;
+  args.insert(args.end(), {"--max-errors", "0", "--quiet"});
+  r = gamesolver(dir, args);
+  EXPECT_EQ(listed(r), 0) << describe(r);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  r = gamesolver(dir, verify);
+  EXPECT_EQ(listed(r), std::min(total, 20LL)) << describe(r);
+
+  // A tier that cannot be read is reported and passed over, and so are the tiers that
+  // read it; the others are still verified.
+  fs::remove(db::Location::of(game, data).file("R-r"));
+  r = gamesolver(dir, verify);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.out.find("R-r          not verified: tier R-r is not built"), std::string::npos) << describe(r);
+  expect_error(r, "1 tier could not be verified (the first: tier R-r is not built)");
+  expect_error(r, fmt::format("verify: {} inconsistent positions in 2 tiers", total));
+  EXPECT_TRUE(has_line(r.out, "D-r          ok")) << describe(r);
+  const RunResult help = gamesolver(dir, {"verify", "--help"});
+  EXPECT_NE(help.out.find("--max-errors"), std::string::npos) << describe(help);
+  EXPECT_NE(gamesolver(dir, {"verify", "jungle", "--max-errors", "-1", "--data", data.string()}).exit_code,
+            0);
+}
+
+// stats reads the files' headers only and says so: a damaged block goes unnoticed by it
+// (verify --checksums finds it).
+TEST(Cli, StatsSaysItReadsHeadersOnly) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  ASSERT_EQ(
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}).exit_code, 0);
+  const fs::path er = db::Location::of(Jungle{}, data).file("E-r");
+  test::flip_byte(er, fs::file_size(er) - 3);  // in the last block
+  RunResult r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data.string()});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("\nread from the files' headers only (their checksums checked): no block was read or "
+                       "checked; gamesolver verify --checksums checks every block\n"),
+            std::string::npos)
+      << describe(r);
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data.string(), "--json"});
+  EXPECT_SUCCESS(r);
+  EXPECT_EQ(json::parse(r.out).at("headers_only"), true) << describe(r);
+  const RunResult help = gamesolver(dir, {"stats", "--help"});
+  EXPECT_NE(help.out.find("headers only"), std::string::npos) << describe(help);
+  r = gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--checksums", "--data", data.string()});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.out.find("E-r          not verified: " + er.string() + ": block 0 of 1: checksum mismatch"),
+            std::string::npos)
+      << describe(r);
+  EXPECT_TRUE(has_line(r.out, "T-d          checksums ok")) << describe(r);
+  expect_error(r, "1 tier could not be verified");
 }
 
 }  // namespace
