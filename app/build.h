@@ -2,11 +2,13 @@
 // `build` and `extended` for any game: the databases of every tier up to a piece count,
 // on this machine (retro/build.h) or across the ranks of an mpirun job
 // (dist/mpi_build.h); and, for a game with a start family, the value of each start.
+// Either holds the database directory's lock while it writes (db/directory_lock.h).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
 
 #include "app/peak_rss.h"
 #include "app/requests.h"
@@ -15,6 +17,7 @@
 #include "core/game.h"
 #include "core/parallel.h"
 #include "db/database.h"
+#include "db/directory_lock.h"
 #include "dist/mpi_build.h"
 #include "retro/build.h"
 
@@ -35,11 +38,13 @@ inline retro::BuildOptions build_options_of(const CommonOptions& options, int th
   return build_options;
 }
 
-// Builds on this machine; on_tier is called as tiers finish, one call at a time.
+// Builds on this machine, holding the lock of the database directory (db/
+// directory_lock.h) for `command`; on_tier is called as tiers finish, one call at a time.
 template <Game G>
 BuildSummary build_here(const G& game, const CommonOptions& options, int pieces,
-                        const std::function<void(const BuiltTier&)>& on_tier) {
+                        const std::function<void(const BuiltTier&)>& on_tier, const std::string& command) {
   db::Database database(db::Location::of(game, options.data));
+  const db::DirectoryLock lock(database.location().directory(), command);
   const int threads = threads_of(options);
   const auto start = std::chrono::steady_clock::now();
   BuildSummary summary;
@@ -78,7 +83,7 @@ void build(const G& game, const CommonOptions& options, const BuildRequest& requ
            const std::function<void(const BuiltTier&)>& on_tier,
            const std::function<void(const BuildSummary&)>& on_summary) {
   if (!request.mpi) {
-    const BuildSummary summary = build_here(game, options, request.pieces, on_tier);
+    const BuildSummary summary = build_here(game, options, request.pieces, on_tier, "build");
     if (on_summary) on_summary(summary);
     return;
   }
@@ -116,7 +121,7 @@ void build(const G& game, const CommonOptions& options, const BuildRequest& requ
   if (!alone) return;
   CommonOptions single = options;
   single.threads = *alone;
-  const BuildSummary summary = build_here(game, single, request.pieces, on_tier);
+  const BuildSummary summary = build_here(game, single, request.pieces, on_tier, "build --mpi");
   if (on_summary) on_summary(summary);
 }
 
@@ -126,7 +131,7 @@ template <Game G>
 ExtendedTable extended(const G& game, const CommonOptions& options, int max_in_hand,
                        const std::function<void(const BuiltTier&)>& on_tier, BuildSummary* built = nullptr) {
   if constexpr (HasStartFamily<G>) {
-    const BuildSummary summary = build_here(game, options, max_in_hand, on_tier);
+    const BuildSummary summary = build_here(game, options, max_in_hand, on_tier, "extended");
     if (built != nullptr) *built = summary;
     db::Database database(db::Location::of(game, options.data));
     ExtendedTable table;

@@ -3,7 +3,8 @@
 // (dist/mpi.h's manager), the other ranks build them one at a time and keep nothing
 // between tiers. With a single rank there is nobody to hand tiers to: the caller builds
 // alone. Threads and memory are per rank; without a thread count the ranks on a machine
-// share its cores.
+// share its cores. Rank 0 holds the lock of the database directory (db/directory_lock.h)
+// while the job runs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "core/game.h"
 #include "core/parallel.h"
 #include "db/database.h"
+#include "db/directory_lock.h"
 #include "db/tier_file.h"
 #include "dist/mpi.h"
 #include "retro/build.h"
@@ -79,7 +81,9 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
     std::vector<Job> jobs;
     for (const Tier tier : retro::tiers_in_order(game, pieces))
       jobs.push_back({tier, game.tier_name(tier), game.size(tier), game.children(tier)});
-    std::filesystem::create_directories(location.directory());
+    // The manager holds the directory's lock for the whole run (the workers write tier
+    // files there, and only while it runs); it makes the directory.
+    const db::DirectoryLock lock(location.directory(), "build --mpi");
     // What killed writers of an earlier run left behind (this machine's only).
     db::remove_stale_temporaries_in(location.directory());
     ManagerOptions manager;

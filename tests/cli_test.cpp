@@ -1,11 +1,13 @@
 // The gamesolver command end to end, run as a child process: build, probe (text and
 // --json), verify, stats, count on a temporary data directory; errors for bad input
 // and damaged databases; a build killed with SIGKILL that resumes to files identical to
-// an uninterrupted build; and what build, verify and stats report (a rebuilt tier's
-// reason, every inconsistency counted).
+// an uninterrupted build; what build, verify and stats report (a rebuilt tier's reason,
+// every inconsistency counted); and the lock that keeps two writers out of one database
+// directory.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 #include <cctype>
 
 #include <algorithm>
@@ -22,6 +24,7 @@
 
 #include "core/value.h"
 #include "db/database.h"
+#include "db/directory_lock.h"
 #include "db/tier_file.h"
 #include "games/jungle/jungle.h"
 #include "tests/game_battery.h"
@@ -900,6 +903,75 @@ TEST(Cli, StatsSaysItReadsHeadersOnly) {
       << describe(r);
   EXPECT_TRUE(has_line(r.out, "T-d          checksums ok")) << describe(r);
   expect_error(r, "1 tier could not be verified");
+}
+
+// One writer at a time in a database directory: while a process holds its lock, build
+// and compress are refused at once with the directory and the holder's pid; readers
+// are not. The lock goes with its holder, even killed.
+TEST(Cli, SecondWriterIsRefused) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  ASSERT_EQ(
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}).exit_code, 0);
+  const fs::path directory = db::Location::of(Jungle{}, data).directory();
+  const auto want = test::snapshot(data);
+  {
+    const db::DirectoryLock held(directory, "test");
+    const std::string holder = fmt::format("(pid {} on ", ::getpid());
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"build", "jungle", "--pieces", "3"}, {"compress", "jungle", "--pieces", "2"}}) {
+      SCOPED_TRACE(args[0]);
+      std::vector<std::string> with = args;
+      with.insert(with.end(), {"--data", data.string()});
+      const RunResult r = gamesolver(dir, with);
+      EXPECT_EQ(r.exit_code, 1) << describe(r);
+      expect_error(
+          r, "the database directory " + directory.string() + " is in use by another gamesolver " + holder);
+      EXPECT_NE(r.err.find(": test)"), std::string::npos) << describe(r);
+    }
+    EXPECT_EQ(test::compare_snapshots(want, test::snapshot(data)), "");
+    // Readers take no lock; nor does a build of another variant.
+    EXPECT_SUCCESS(gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data.string()}));
+    EXPECT_SUCCESS(
+        gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}));
+    EXPECT_SUCCESS(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--rule", "stalemate=loss", "--data",
+                                    data.string(), "--quiet"}));
+  }
+  // Released: the next writer goes ahead.
+  EXPECT_SUCCESS(
+      gamesolver(dir, {"compress", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}));
+}
+
+// Two builds of one directory: the second is refused while the first runs (stopped with
+// SIGSTOP, so that it cannot finish first), and goes ahead once the first was killed.
+TEST(Cli, TwoBuildsOfOneDirectory) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  const fs::path directory = db::Location::of(Jungle{}, data).directory();
+  test::Child first({GAMESOLVER_BINARY, "build", "jungle", "--pieces", "4", "--threads", "1", "--data",
+                     data.string(), "--quiet"},
+                    dir.path());
+  const std::string holder = fmt::format("pid {} on ", first.pid());
+  const auto start = std::chrono::steady_clock::now();
+  while (!db::DirectoryLock::holder(directory).starts_with(holder)) {
+    ASSERT_FALSE(first.finished()) << describe(first.wait());
+    ASSERT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60))
+        << "the first build took no lock";
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  first.kill(SIGSTOP);
+  RunResult second =
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"});
+  EXPECT_EQ(second.exit_code, 1) << describe(second);
+  expect_error(
+      second, "the database directory " + directory.string() + " is in use by another gamesolver (" + holder);
+  EXPECT_NE(second.err.find(": build)"), std::string::npos) << describe(second);
+  first.kill(SIGKILL);
+  EXPECT_EQ(first.wait().signal, SIGKILL);
+  second = gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"});
+  EXPECT_SUCCESS(second);
+  EXPECT_EQ(built_and_complete(second.out).first + built_and_complete(second.out).second, 10)
+      << describe(second);
 }
 
 }  // namespace
