@@ -21,6 +21,18 @@ struct GameLabel {
   std::string rules;  // the non-default rule options, empty if none
 };
 
+// Where the whole build stands as a tier finishes (app/build_progress.h): tiers and
+// indices finished, built or found complete, of all that the build covers.
+struct BuildProgress {
+  int tiers_done = 0;
+  int tiers = 0;
+  std::uint64_t indices_done = 0;
+  std::uint64_t indices = 0;
+  // The time left, from the rate of the indices built so far; nullopt before any tier
+  // was built (only complete files found), 0 when every tier is done.
+  std::optional<double> eta_seconds;
+};
+
 // One tier as a build finished it.
 struct BuiltTier {
   std::string name;
@@ -31,6 +43,7 @@ struct BuiltTier {
   // Built over a file that failed its checks: what was wrong with it (empty when there
   // was no file).
   std::string rebuilt_because;
+  BuildProgress progress;  // the build's, this tier included
 };
 
 struct BuildSummary {

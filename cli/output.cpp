@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/duration.h"
 #include "db/block_codec.h"
 #include "db/tier_file.h"
 
@@ -28,6 +29,20 @@ void print_built_tier(std::ostream& out, const app::BuiltTier& tier, bool quiet)
                        tier.rebuilt_because.empty() ? "" : "  rebuilt: " + tier.rebuilt_because);
   } else if (!quiet) {
     out << fmt::format("{:<12} {:>12} indices  already built\n", tier.name, tier.positions);
+  }
+  const app::BuildProgress& progress = tier.progress;
+  if (!quiet && progress.tiers > 0) {
+    const double percent = progress.indices == 0 ? 100.0
+                                                 : 100.0 * static_cast<double>(progress.indices_done) /
+                                                       static_cast<double>(progress.indices);
+    std::string eta = "ETA unknown";
+    if (progress.tiers_done >= progress.tiers) {
+      eta = "done";
+    } else if (progress.eta_seconds) {
+      eta = "ETA " + duration_text(*progress.eta_seconds);
+    }
+    out << fmt::format("tier {} of {}, {:.1f}% of indices, {}\n", progress.tiers_done, progress.tiers,
+                       percent, eta);
   }
   out.flush();
 }

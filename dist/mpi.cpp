@@ -129,7 +129,8 @@ std::vector<std::string> read_progress_log(const std::filesystem::path& path) {
 
 ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
                            const ManagerOptions& options, const std::function<bool(const Job&)>& finished,
-                           const std::function<void(const Job&, const JobResult&)>& on_done) {
+                           const std::function<void(const Job&, const JobResult&)>& on_done,
+                           const std::function<void(const Job&)>& on_logged) {
   using Clock = std::chrono::steady_clock;
   ManagerSummary summary;
   // Jobs are numbered as given; ready ones go out largest first, then in that order.
@@ -150,6 +151,7 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
       if (logged.contains(jobs[job].name) && finished(jobs[job])) {
         ++summary.skipped;
         schedule.finish(job);
+        if (on_logged) on_logged(jobs[job]);
         changed = true;
       }
     }

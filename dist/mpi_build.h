@@ -41,9 +41,14 @@ struct MpiBuildSummary {
   std::string directory;
 };
 
+// On rank 0: started once, before anything else; logged for each tier an earlier run's
+// progress log shows finished (its file complete), before any tier is handed out; tier
+// as workers finish tiers; summary at the end.
 struct MpiBuildEvents {
-  std::function<void(const Job&, const JobResult&)> tier;  // on rank 0, as tiers finish
-  std::function<void(const MpiBuildSummary&)> summary;     // on rank 0, at the end
+  std::function<void()> started;
+  std::function<void(const Job&)> logged;
+  std::function<void(const Job&, const JobResult&)> tier;
+  std::function<void(const MpiBuildSummary&)> summary;
 };
 
 // Runs this rank's part of the build. Returns the threads for the caller's own build when
@@ -81,6 +86,7 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
     std::vector<Job> jobs;
     for (const Tier tier : retro::tiers_in_order(game, pieces))
       jobs.push_back({tier, game.tier_name(tier), game.size(tier), game.children(tier)});
+    if (events.started) events.started();
     // The manager holds the directory's lock for the whole run (the workers write tier
     // files there, and only while it runs); it makes the directory.
     const db::DirectoryLock lock(location.directory(), "build --mpi");
@@ -99,6 +105,9 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
         },
         [&](const Job& job, const JobResult& result) {
           if (events.tier) events.tier(job, result);
+        },
+        [&](const Job& job) {
+          if (events.logged) events.logged(job);
         });
     summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     summary.worker_ranks = session.ranks() - 1;

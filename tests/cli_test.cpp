@@ -2,8 +2,8 @@
 // --json), verify, stats, count on a temporary data directory; errors for bad input
 // and damaged databases; a build killed with SIGKILL that resumes to files identical to
 // an uninterrupted build; what build, verify and stats report (a rebuilt tier's reason,
-// every inconsistency counted); and the lock that keeps two writers out of one database
-// directory.
+// every inconsistency counted, the build's progress); and the lock that keeps two
+// writers out of one database directory.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -903,6 +903,50 @@ TEST(Cli, StatsSaysItReadsHeadersOnly) {
       << describe(r);
   EXPECT_TRUE(has_line(r.out, "T-d          checksums ok")) << describe(r);
   expect_error(r, "1 tier could not be verified");
+}
+
+// build prints the whole build's progress after each tier, unless quiet: tiers done of
+// all, the share of indices, the time left.
+TEST(Cli, BuildPrintsItsOverallProgress) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  for (const bool complete : {false, true}) {
+    SCOPED_TRACE(complete);
+    const RunResult r = gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string()});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    std::vector<std::string> progress;
+    for (const std::string& line : lines_of(r.out)) {
+      if (line.starts_with("tier ")) progress.push_back(line);
+    }
+    ASSERT_EQ(progress.size(), 10U) << describe(r);
+    double percent = 0;
+    for (std::size_t i = 0; i < progress.size(); ++i) {
+      const std::string& line = progress[i];
+      EXPECT_TRUE(line.starts_with(fmt::format("tier {} of 10, ", i + 1))) << line;
+      const std::size_t share = line.find("% of indices, ");
+      ASSERT_NE(share, std::string::npos) << line;
+      const double now = std::stod(line.substr(line.find(", ") + 2, share - line.find(", ") - 2));
+      EXPECT_GT(now, percent) << line;
+      percent = now;
+      const std::string rest = line.substr(share + std::string("% of indices, ").size());
+      if (i + 1 == progress.size()) {
+        EXPECT_EQ(line, "tier 10 of 10, 100.0% of indices, done");
+      } else if (complete) {
+        EXPECT_EQ(rest, "ETA unknown") << line;  // nothing built: no rate to go by
+      } else {
+        // "ETA 0m00s": minutes and seconds.
+        EXPECT_TRUE(rest.starts_with("ETA ")) << line;
+        EXPECT_EQ(rest.size(), std::string("ETA 0m00s").size()) << line;
+        EXPECT_EQ(rest[5], 'm') << line;
+        EXPECT_TRUE(rest.ends_with("s")) << line;
+      }
+    }
+  }
+  const RunResult quiet =
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", (dir / "other").string(), "--quiet"});
+  ASSERT_EQ(quiet.exit_code, 0) << describe(quiet);
+  EXPECT_EQ(quiet.out.find("\ntier "), std::string::npos) << describe(quiet);
+  EXPECT_FALSE(quiet.out.starts_with("tier ")) << describe(quiet);
 }
 
 // One writer at a time in a database directory: while a process holds its lock, build
