@@ -2,12 +2,17 @@
 // `build` and `extended` for any game: the databases of every tier up to a piece count,
 // on this machine (retro/build.h) or across the ranks of an mpirun job
 // (dist/mpi_build.h); and, for a game with a start family, the value of each start.
+// Either holds the database directory's lock while it writes (db/directory_lock.h), and
+// reports each tier with the whole build's progress (app/build_progress.h).
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <string>
+#include <vector>
 
+#include "app/build_progress.h"
 #include "app/peak_rss.h"
 #include "app/requests.h"
 #include "app/results.h"
@@ -15,6 +20,7 @@
 #include "core/game.h"
 #include "core/parallel.h"
 #include "db/database.h"
+#include "db/directory_lock.h"
 #include "dist/mpi_build.h"
 #include "retro/build.h"
 
@@ -35,13 +41,25 @@ inline retro::BuildOptions build_options_of(const CommonOptions& options, int th
   return build_options;
 }
 
-// Builds on this machine; on_tier is called as tiers finish, one call at a time.
+// The progress meter of a build of every tier up to `pieces`.
+template <Game G>
+BuildProgressMeter progress_meter(const G& game, int pieces) {
+  const std::vector<Tier> order = retro::tiers_in_order(game, pieces);
+  std::uint64_t indices = 0;
+  for (const Tier tier : order) indices += game.size(tier);
+  return BuildProgressMeter(static_cast<int>(order.size()), indices);
+}
+
+// Builds on this machine, holding the lock of the database directory (db/
+// directory_lock.h) for `command`; on_tier is called as tiers finish, one call at a time.
 template <Game G>
 BuildSummary build_here(const G& game, const CommonOptions& options, int pieces,
-                        const std::function<void(const BuiltTier&)>& on_tier) {
+                        const std::function<void(const BuiltTier&)>& on_tier, const std::string& command) {
   db::Database database(db::Location::of(game, options.data));
+  const db::DirectoryLock lock(database.location().directory(), command);
   const int threads = threads_of(options);
   const auto start = std::chrono::steady_clock::now();
+  BuildProgressMeter meter = progress_meter(game, pieces);
   BuildSummary summary;
   double tier_seconds = 0;
   double write_seconds = 0;
@@ -55,8 +73,14 @@ BuildSummary build_here(const G& game, const CommonOptions& options, int pieces,
                  } else {
                    ++summary.skipped;
                  }
-                 if (on_tier)
-                   on_tier({report.name, report.header.positions, report.built, report.seconds, -1});
+                 BuiltTier tier;
+                 tier.name = report.name;
+                 tier.positions = report.header.positions;
+                 tier.built = report.built;
+                 tier.seconds = report.seconds;
+                 tier.rebuilt_because = report.rebuilt_because;
+                 tier.progress = meter.finished(report.header.positions, report.built);
+                 if (on_tier) on_tier(tier);
                });
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   summary.threads = threads;
@@ -73,7 +97,7 @@ void build(const G& game, const CommonOptions& options, const BuildRequest& requ
            const std::function<void(const BuiltTier&)>& on_tier,
            const std::function<void(const BuildSummary&)>& on_summary) {
   if (!request.mpi) {
-    const BuildSummary summary = build_here(game, options, request.pieces, on_tier);
+    const BuildSummary summary = build_here(game, options, request.pieces, on_tier, "build");
     if (on_summary) on_summary(summary);
     return;
   }
@@ -82,8 +106,22 @@ void build(const G& game, const CommonOptions& options, const BuildRequest& requ
   mpi.timeout_seconds = request.mpi_timeout;
   mpi.quiet = options.quiet;
   dist::MpiBuildEvents events;
+  // On rank 0 only; made there before the first tier is handed out.
+  std::optional<BuildProgressMeter> meter;
+  events.started = [&] { meter.emplace(progress_meter(game, request.pieces)); };
+  events.logged = [&](const dist::Job& job) {
+    if (meter) meter->finished(job.size, false);
+  };
   events.tier = [&](const dist::Job& job, const dist::JobResult& result) {
-    if (on_tier) on_tier({job.name, result.positions, result.built, result.seconds, result.rank});
+    BuiltTier tier;
+    tier.name = job.name;
+    tier.positions = result.positions;
+    tier.built = result.built;
+    tier.seconds = result.seconds;
+    tier.rank = result.rank;
+    tier.rebuilt_because = result.rebuilt_because;
+    if (meter) tier.progress = meter->finished(result.positions, result.built);
+    if (on_tier) on_tier(tier);
   };
   events.summary = [&](const dist::MpiBuildSummary& done) {
     BuildSummary summary;
@@ -104,7 +142,7 @@ void build(const G& game, const CommonOptions& options, const BuildRequest& requ
   if (!alone) return;
   CommonOptions single = options;
   single.threads = *alone;
-  const BuildSummary summary = build_here(game, single, request.pieces, on_tier);
+  const BuildSummary summary = build_here(game, single, request.pieces, on_tier, "build --mpi");
   if (on_summary) on_summary(summary);
 }
 
@@ -114,7 +152,7 @@ template <Game G>
 ExtendedTable extended(const G& game, const CommonOptions& options, int max_in_hand,
                        const std::function<void(const BuiltTier&)>& on_tier, BuildSummary* built = nullptr) {
   if constexpr (HasStartFamily<G>) {
-    const BuildSummary summary = build_here(game, options, max_in_hand, on_tier);
+    const BuildSummary summary = build_here(game, options, max_in_hand, on_tier, "extended");
     if (built != nullptr) *built = summary;
     db::Database database(db::Location::of(game, options.data));
     ExtendedTable table;

@@ -1,6 +1,7 @@
 #pragma once
 // What each command of a game service (app/game_service.h) is asked to do: the options
 // the command line and the server collect, apart from how they were spelt.
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -27,6 +28,9 @@ struct BuildRequest {
 struct VerifyRequest {
   int pieces = 4;
   bool checksums = false;  // every block's checksum only; no value re-derived
+  // The most inconsistent positions described, over every tier (the lowest indices of
+  // the first tiers in build order); all of them are counted whatever this is.
+  std::uint64_t max_errors = 20;
 };
 
 // compress: the value encoding (wdl or depth), the codec (auto, rle, zstd or none) and

@@ -21,6 +21,18 @@ struct GameLabel {
   std::string rules;  // the non-default rule options, empty if none
 };
 
+// Where the whole build stands as a tier finishes (app/build_progress.h): tiers and
+// indices finished, built or found complete, of all that the build covers.
+struct BuildProgress {
+  int tiers_done = 0;
+  int tiers = 0;
+  std::uint64_t indices_done = 0;
+  std::uint64_t indices = 0;
+  // The time left, from the rate of the indices built so far; nullopt before any tier
+  // was built (only complete files found), 0 when every tier is done.
+  std::optional<double> eta_seconds;
+};
+
 // One tier as a build finished it.
 struct BuiltTier {
   std::string name;
@@ -28,6 +40,10 @@ struct BuiltTier {
   bool built = true;            // false: its file was already complete
   double seconds = 0;
   int rank = -1;  // the MPI rank that built it; -1 without MPI
+  // Built over a file that failed its checks: what was wrong with it (empty when there
+  // was no file).
+  std::string rebuilt_because;
+  BuildProgress progress;  // the build's, this tier included
 };
 
 struct BuildSummary {
@@ -60,11 +76,7 @@ struct ExtendedTable {
   std::vector<Cell> starts;  // by white, then black, from 3
 };
 
-struct VerifiedTier {
-  std::string name;
-  bool checksums_only = false;
-};
-
+// A position whose stored value its successors contradict.
 struct Inconsistency {
   std::string tier;
   std::uint64_t index = 0;
@@ -73,12 +85,28 @@ struct Inconsistency {
   std::string expected;
 };
 
+// One tier as verify checked it.
+struct VerifiedTier {
+  std::string name;
+  bool checksums_only = false;
+  std::uint64_t inconsistent = 0;     // positions whose value the successors contradict
+  std::vector<Inconsistency> listed;  // the first of them, within VerifyRequest::max_errors
+  // Not verified: the error that stopped it (its file or a child's missing or damaged).
+  std::string failure;
+};
+
 struct VerifySummary {
   bool checksums_only = false;
   std::uint64_t positions = 0;  // indices re-derived
   std::uint64_t bytes = 0;      // bytes checked (checksums only)
   double seconds = 0;
-  std::optional<Inconsistency> inconsistency;  // the first, where verification stopped
+  std::uint64_t inconsistent = 0;  // inconsistent positions in every tier
+  int inconsistent_tiers = 0;      // tiers with at least one
+  std::uint64_t listed = 0;        // inconsistent positions described (VerifiedTier::listed)
+  int failed_tiers = 0;            // tiers that could not be verified
+  std::string first_failure;       // the first of their errors
+
+  [[nodiscard]] bool ok() const { return inconsistent == 0 && failed_tiers == 0; }
 };
 
 struct TierStats {
@@ -97,6 +125,9 @@ struct StatsSummary {
   std::vector<TierStats> tiers;
   TierStats total;  // built: every tier present
   int missing = 0;  // tiers not built
+  // What the figures come from: each file's header (its checksum checked, and the block
+  // index's) and size, without reading a block, so a damaged block goes unnoticed.
+  bool headers_only = true;
 };
 
 // `probe --pdn`: a game of a PDN file ply by ply with the databases' values.

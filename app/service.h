@@ -32,6 +32,7 @@
 #include "core/quote.h"
 #include "db/compress.h"
 #include "db/database.h"
+#include "db/directory_lock.h"
 #include "retro/build.h"
 #include "retro/count.h"
 #include "search/solve.h"
@@ -108,6 +109,8 @@ class Service final : public GameService {
     compress.game_dictionary =
         request.dictionary == "game" && (request.codec == "auto" || request.codec == "zstd");
     db::Database database(existing(options.data));
+    // Rewrites files in place: one writer at a time (db/directory_lock.h).
+    const db::DirectoryLock lock(database.location().directory(), "compress");
     return db::compress_tiers(game_, database, retro::tiers_in_order(game_, request.pieces), compress,
                               events);
   }

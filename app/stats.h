@@ -1,7 +1,9 @@
 #pragma once
 // `stats` for any game: per tier its positions, wins, draws, losses, longest win and
-// loss and file size, from the tier files' headers (written and checked when the file
-// was built; no block is read).
+// loss and file size, from the tier files' headers (counted when the file was written).
+// Opening a file checks the header's and the block index's checksums and the file's
+// size; no block is read, so stats is quick and does not notice a damaged block
+// (`verify --checksums` does). The summary says so (headers_only).
 #include <algorithm>
 
 #include "app/requests.h"
@@ -19,6 +21,7 @@ StatsSummary stats(const G& game, const CommonOptions& options, int pieces) {
   summary.label = {std::string(G::kName), game.variant(), game.rule_text()};
   summary.total.tier = "total";
   summary.total.built = true;
+  summary.headers_only = true;  // the database reads no block (check_values false)
   for (const Tier tier : retro::tiers_in_order(game, pieces)) {
     TierStats row;
     row.tier = game.tier_name(tier);

@@ -1,8 +1,12 @@
 #pragma once
 // `verify` for any game: every stored value re-derived from its successors
-// (retro/verify.h), tier by tier in build order, stopping at the first inconsistency;
-// or every block's checksum only.
+// (retro/verify.h), or every block's checksum only, tier by tier in build order. It
+// goes on to the end whatever it finds: every inconsistent position is counted (the
+// first request.max_errors described), and a tier that cannot be verified (its file or
+// a child's missing or damaged) is reported with its error and passed over.
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <vector>
@@ -24,32 +28,45 @@ VerifySummary verify(const G& game, const CommonOptions& options, const VerifyRe
   summary.checksums_only = request.checksums;
   const auto start = std::chrono::steady_clock::now();
   const std::vector<Tier> order = retro::tiers_in_order(game, request.pieces);
-  if (request.checksums) {
-    // The header's, the block index's and every block's checksum, and that every block
-    // decompresses to the values' checksum.
-    db::Database database(db::Location::of(game, options.data), false);
-    for (const Tier tier : order) {
-      const db::TierReader* reader = database.find(game, tier);
-      if (reader == nullptr) fail("tier {} is not built", game.tier_name(tier));
-      reader->check(true);
-      summary.bytes += reader->file_bytes();
-      if (on_tier) on_tier({game.tier_name(tier), true});
-      database.forget(tier);
-    }
-  } else {
-    db::Database database(db::Location::of(game, options.data));
-    std::map<Tier, std::vector<Tier>> released = retro::released_after(game, order);
-    for (const Tier tier : order) {
-      const auto bad = retro::verify_tier(game, database, tier, threads, options.quiet);
-      for (const Tier done : released[tier]) database.forget(done);  // their decompressed blocks
-      if (bad) {
-        summary.inconsistency =
-            Inconsistency{game.tier_name(tier), bad->index, bad->position, bad->stored, bad->expected};
-        break;
+  // Checksums only: the header's, the block index's and every block's checksum, and that
+  // every block decompresses to the values' checksum; no block is read twice.
+  db::Database database(db::Location::of(game, options.data), !request.checksums);
+  std::map<Tier, std::vector<Tier>> released = retro::released_after(game, order);
+  for (const Tier tier : order) {
+    VerifiedTier row;
+    row.name = game.tier_name(tier);
+    row.checksums_only = request.checksums;
+    try {
+      if (request.checksums) {
+        const db::TierReader* reader = database.find(game, tier);
+        if (reader == nullptr) fail("tier {} is not built", row.name);
+        reader->check(true);
+        summary.bytes += reader->file_bytes();
+      } else {
+        const std::uint64_t room = request.max_errors - std::min(summary.listed, request.max_errors);
+        const retro::TierVerification found =
+            retro::verify_tier(game, database, tier, threads, options.quiet, room);
+        row.inconsistent = found.inconsistent;
+        for (const retro::Inconsistency& bad : found.first)
+          row.listed.push_back({row.name, bad.index, bad.position, bad.stored, bad.expected});
+        summary.positions += game.size(tier);
       }
-      summary.positions += game.size(tier);
-      if (on_tier) on_tier({game.tier_name(tier), false});
+    } catch (const Error& error) {
+      row.failure = error.what();
     }
+    if (request.checksums) {
+      database.forget(tier);
+    } else {
+      for (const Tier done : released[tier]) database.forget(done);  // their decompressed blocks
+    }
+    summary.inconsistent += row.inconsistent;
+    summary.inconsistent_tiers += row.inconsistent > 0 ? 1 : 0;
+    summary.listed += row.listed.size();
+    if (!row.failure.empty()) {
+      if (summary.failed_tiers == 0) summary.first_failure = row.failure;
+      ++summary.failed_tiers;
+    }
+    if (on_tier) on_tier(row);
   }
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;

@@ -128,6 +128,13 @@ CommandLine::CommandLine(CLI::App& app) {
   verify->add_flag(
       "--checksums", command_.verify.checksums,
       "check every block's checksum and the file checksums only (fast), without re-deriving values");
+  verify
+      ->add_option("--max-errors", command_.verify.max_errors,
+                   "the most inconsistent positions described (the first in build order, by index within a "
+                   "tier; 0: none); verify always checks every tier and counts every inconsistent position, "
+                   "and exits 1 if it finds any or a tier it cannot read")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   select(verify);
 
   CLI::App* compress =
@@ -152,8 +159,11 @@ CommandLine::CommandLine(CLI::App& app) {
       ->check(CLI::Range(1, 1024));
   select(compress);
 
-  CLI::App* stats = add_command(app, "stats", "per tier: positions, wins, draws, losses, depths, file size",
-                                command_, true);
+  CLI::App* stats = add_command(
+      app, "stats",
+      "per tier: positions, wins, draws, losses, depths, file size, from the files' headers only (their "
+      "checksum checked; no block is read: verify --checksums checks the blocks)",
+      command_, true);
   stats->add_flag("--json", command_.json, "JSON output");
   select(stats);
 

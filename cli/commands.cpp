@@ -53,15 +53,13 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     app::VerifyRequest request = invocation.verify;
     request.pieces = invocation.pieces;
     const app::VerifySummary summary = service.verify(common, request, [&](const app::VerifiedTier& tier) {
-      if (!common.quiet) print_verified_tier(out, tier);
+      print_verified_tier(out, tier, common.quiet);
     });
-    if (const auto& bad = summary.inconsistency) {
-      error_line(streams) << fmt::format(
-          "verify: tier {} index {} is inconsistent: position {} stores {}, its successors give {}\n",
-          bad->tier, bad->index, bad->position, bad->stored, bad->expected);
+    print_verify_summary(out, summary, game, request);
+    if (!summary.ok()) {
+      error_line(streams) << verify_failure_text(summary) << "\n";
       return 1;
     }
-    print_verify_summary(out, summary, game, request.pieces);
     return 0;
   }
   if (command == "compress") {

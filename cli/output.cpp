@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "core/duration.h"
 #include "db/block_codec.h"
 #include "db/tier_file.h"
 
@@ -22,11 +23,26 @@ double millions_per_second(std::uint64_t count, double seconds) {
 
 void print_built_tier(std::ostream& out, const app::BuiltTier& tier, bool quiet) {
   if (tier.built) {
-    out << fmt::format("{:<12} {:>12} indices  built in {:.2f}s  ({:.2f}M indices/s){}\n", tier.name,
+    out << fmt::format("{:<12} {:>12} indices  built in {:.2f}s  ({:.2f}M indices/s){}{}\n", tier.name,
                        tier.positions, tier.seconds, millions_per_second(tier.positions, tier.seconds),
-                       tier.rank >= 0 ? fmt::format(" on rank {}", tier.rank) : "");
+                       tier.rank >= 0 ? fmt::format(" on rank {}", tier.rank) : "",
+                       tier.rebuilt_because.empty() ? "" : "  rebuilt: " + tier.rebuilt_because);
   } else if (!quiet) {
     out << fmt::format("{:<12} {:>12} indices  already built\n", tier.name, tier.positions);
+  }
+  const app::BuildProgress& progress = tier.progress;
+  if (!quiet && progress.tiers > 0) {
+    const double percent = progress.indices == 0 ? 100.0
+                                                 : 100.0 * static_cast<double>(progress.indices_done) /
+                                                       static_cast<double>(progress.indices);
+    std::string eta = "ETA unknown";
+    if (progress.tiers_done >= progress.tiers) {
+      eta = "done";
+    } else if (progress.eta_seconds) {
+      eta = "ETA " + duration_text(*progress.eta_seconds);
+    }
+    out << fmt::format("tier {} of {}, {:.1f}% of indices, {}\n", progress.tiers_done, progress.tiers,
+                       percent, eta);
   }
   out.flush();
 }
@@ -170,20 +186,58 @@ void print_analysis(std::ostream& out, const app::GameAnalysis& analysis, bool j
   }
 }
 
-void print_verified_tier(std::ostream& out, const app::VerifiedTier& tier) {
-  out << fmt::format("{:<12} {}\n", tier.name, tier.checksums_only ? "checksums ok" : "ok");
+void print_verified_tier(std::ostream& out, const app::VerifiedTier& tier, bool quiet) {
+  if (!tier.failure.empty()) {
+    out << fmt::format("{:<12} not verified: {}\n", tier.name, tier.failure);
+  } else if (tier.inconsistent > 0) {
+    out << fmt::format("{:<12} {} inconsistent position{}\n", tier.name, tier.inconsistent,
+                       tier.inconsistent == 1 ? "" : "s");
+    for (const app::Inconsistency& bad : tier.listed) {
+      out << fmt::format(
+          "  tier {} index {} is inconsistent: position {} stores {}, its successors give {}\n", bad.tier,
+          bad.index, bad.position, bad.stored, bad.expected);
+    }
+  } else if (!quiet) {
+    out << fmt::format("{:<12} {}\n", tier.name, tier.checksums_only ? "checksums ok" : "ok");
+  }
+  out.flush();
 }
 
 void print_verify_summary(std::ostream& out, const app::VerifySummary& summary, const std::string& game,
-                          int pieces) {
+                          const app::VerifyRequest& request) {
+  if (!summary.ok()) {
+    if (summary.listed < summary.inconsistent) {
+      out << fmt::format("... and {} more inconsistent positions, not listed (--max-errors {})\n",
+                         summary.inconsistent - summary.listed, request.max_errors);
+    }
+    return;
+  }
   if (summary.checksums_only) {
     out << fmt::format("verified the checksums of {} bytes of {} databases up to {} pieces in {:.2f}s\n",
-                       summary.bytes, game, pieces, summary.seconds);
+                       summary.bytes, game, request.pieces, summary.seconds);
   } else {
     out << fmt::format(
         "verified {} indices of {} up to {} pieces in {:.2f}s: every value agrees with its successors\n",
-        summary.positions, game, pieces, summary.seconds);
+        summary.positions, game, request.pieces, summary.seconds);
   }
+}
+
+std::string verify_failure_text(const app::VerifySummary& summary) {
+  const auto plural = [](std::uint64_t count, const char* word) {
+    return fmt::format("{} {}{}", count, word, count == 1 ? "" : "s");
+  };
+  std::string text = "verify: ";
+  if (summary.inconsistent > 0) {
+    text += fmt::format("{} in {}", plural(summary.inconsistent, "inconsistent position"),
+                        plural(static_cast<std::uint64_t>(summary.inconsistent_tiers), "tier"));
+  }
+  if (summary.failed_tiers > 0) {
+    if (summary.inconsistent > 0) text += "; ";
+    text +=
+        fmt::format("{} could not be verified (the first: {})",
+                    plural(static_cast<std::uint64_t>(summary.failed_tiers), "tier"), summary.first_failure);
+  }
+  return text;
 }
 
 db::CompressEvents compress_printer(std::ostream& out, bool quiet) {
@@ -255,6 +309,7 @@ void print_stats(std::ostream& out, const app::StatsSummary& stats, bool json) {
     const nlohmann::json body = {{"game", stats.label.game},
                                  {"variant", stats.label.variant},
                                  {"rules", stats.label.rules},
+                                 {"headers_only", stats.headers_only},
                                  {"tiers", tiers},
                                  {"total",
                                   {{"positions", total.positions},
@@ -283,6 +338,10 @@ void print_stats(std::ostream& out, const app::StatsSummary& stats, bool json) {
   const app::TierStats& total = stats.total;
   row("total", total.positions, total.wins, total.draws, total.losses, total.longest_win, total.longest_loss,
       total.file_bytes);
+  if (stats.headers_only) {
+    out << "read from the files' headers only (their checksums checked): no block was read or checked; "
+           "gamesolver verify --checksums checks every block\n";
+  }
 }
 
 void print_perft(std::ostream& out, const app::PerftResult& perft, bool json) {

@@ -2,8 +2,10 @@
 // The results of the game service (app/results.h) as the gamesolver command prints
 // them: text for people, JSON (--json) for programs, to the stream it is given.
 #include <ostream>
+#include <string>
 
 #include "app/position_report.h"
+#include "app/requests.h"
 #include "app/results.h"
 #include "db/compress.h"
 #include "retro/count.h"
@@ -21,10 +23,16 @@ void print_report(std::ostream& out, const app::PositionReport& report, bool jso
 
 void print_analysis(std::ostream& out, const app::GameAnalysis& analysis, bool json);
 
-void print_verified_tier(std::ostream& out, const app::VerifiedTier& tier);
-// The last line of a verification that found nothing wrong.
+// verify: a line per tier ("ok" only when not quiet; an inconsistent tier with its count
+// and the positions listed, a tier not verified with its error, quiet or not).
+void print_verified_tier(std::ostream& out, const app::VerifiedTier& tier, bool quiet);
+// The last line on stdout: what was verified, or how many inconsistent positions were
+// not listed (beyond --max-errors).
 void print_verify_summary(std::ostream& out, const app::VerifySummary& summary, const std::string& game,
-                          int pieces);
+                          const app::VerifyRequest& request);
+// The error of a verification that found something wrong: the counts, and the first
+// tier that could not be verified.
+std::string verify_failure_text(const app::VerifySummary& summary);
 
 // compress: its progress lines (unless quiet) and its last line.
 db::CompressEvents compress_printer(std::ostream& out, bool quiet);

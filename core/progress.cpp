@@ -5,15 +5,9 @@
 
 #include <cstdio>
 
-namespace gs {
+#include "core/duration.h"
 
-namespace {
-std::string duration_text(double seconds) {
-  const auto s = static_cast<long>(seconds);
-  if (s >= 3600) return fmt::format("{}h{:02}m", s / 3600, s / 60 % 60);
-  return fmt::format("{}m{:02}s", s / 60, s % 60);
-}
-}  // namespace
+namespace gs {
 
 Progress::Progress(std::string label, std::uint64_t total, bool quiet)
     : label_(std::move(label)), total_(total), quiet_(quiet) {

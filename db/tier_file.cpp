@@ -14,6 +14,8 @@
 #include <cstring>
 #include <mutex>
 #include <set>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
@@ -345,15 +347,27 @@ std::unique_ptr<TierReader> open_tier(const std::filesystem::path& path, const E
        kFormatVersion3);
 }
 
-bool tier_file_good(const std::filesystem::path& path, const Expected& expected) {
-  std::error_code ignored;
-  if (!std::filesystem::is_regular_file(path, ignored)) return false;
+TierFileCheck check_tier_file(const std::filesystem::path& path, const Expected& expected) {
+  TierFileCheck check;
+  std::error_code error;
+  const std::filesystem::file_status status = std::filesystem::status(path, error);
+  if (!std::filesystem::exists(status)) return check;  // kAbsent
+  check.state = TierFileCheck::State::kDamaged;
+  if (!std::filesystem::is_regular_file(status)) {
+    check.problem = "not a regular file";
+    return check;
+  }
   try {
     open_tier(path, expected, true);
-    return true;
-  } catch (const Error&) {
-    return false;
+    check.state = TierFileCheck::State::kGood;
+  } catch (const Error& e) {
+    // The reader's errors start with the file's name, which the caller knows.
+    std::string_view problem = e.what();
+    const std::string prefix = path.string() + ": ";
+    if (problem.starts_with(prefix)) problem.remove_prefix(prefix.size());
+    check.problem = std::string(problem);
   }
+  return check;
 }
 
 void io::count_values(TierHeader& header, std::span<const ValueCode> codes) {

@@ -219,7 +219,22 @@ struct NamedDictionary {
 };
 std::optional<NamedDictionary> game_dictionary_of(const std::filesystem::path& path);
 
+// What is at the path of a tier's file: nothing, a complete and consistent file for the
+// expected tier (open_tier with every block's checksum checked), or a file that fails
+// those checks, with the reader's reason (a truncated file, a bad header or block
+// checksum, another tier's or game's header, ...) without the file's name in front.
+struct TierFileCheck {
+  enum class State { kAbsent, kGood, kDamaged };
+  State state = State::kAbsent;
+  std::string problem;  // kDamaged only
+
+  [[nodiscard]] bool good() const { return state == State::kGood; }
+};
+TierFileCheck check_tier_file(const std::filesystem::path& path, const Expected& expected);
+
 // Whether a complete, consistent file for the expected tier is at path.
-bool tier_file_good(const std::filesystem::path& path, const Expected& expected);
+inline bool tier_file_good(const std::filesystem::path& path, const Expected& expected) {
+  return check_tier_file(path, expected).good();
+}
 
 }  // namespace gs::db

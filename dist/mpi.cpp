@@ -24,11 +24,12 @@
 namespace gs::dist {
 namespace {
 
-// Messages are a few 64-bit words; a text follows a worker's kHello (its host name) and
-// kFailed (the error).
+// Messages are a few 64-bit words; a text follows a worker's kHello (its host name),
+// kFailed (the error) and a kDone whose last word is 1 (why the tier's file was rebuilt).
 enum Tag : int { kToManager = 1, kText = 2, kToWorker = 3 };
 enum Kind : std::int64_t { kHello = 0, kAlive = 1, kDone = 2, kFailed = 3, kWork = 4, kStop = 5 };
-using Message = std::array<std::int64_t, 6>;  // kind, tier, built, positions, microseconds, pid
+// kind, tier, built, positions, microseconds, and pid (kHello) or a text follows (kDone)
+using Message = std::array<std::int64_t, 6>;
 
 void check(int code, const char* what) {
   if (code != MPI_SUCCESS) {
@@ -128,7 +129,8 @@ std::vector<std::string> read_progress_log(const std::filesystem::path& path) {
 
 ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
                            const ManagerOptions& options, const std::function<bool(const Job&)>& finished,
-                           const std::function<void(const Job&, const JobResult&)>& on_done) {
+                           const std::function<void(const Job&, const JobResult&)>& on_done,
+                           const std::function<void(const Job&)>& on_logged) {
   using Clock = std::chrono::steady_clock;
   ManagerSummary summary;
   // Jobs are numbered as given; ready ones go out largest first, then in that order.
@@ -144,6 +146,7 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
       if (logged.contains(jobs[job].name) && finished(jobs[job])) {
         ++summary.skipped;
         schedule.finish(job);
+        if (on_logged) on_logged(jobs[job]);
         changed = true;
       }
     }
@@ -218,6 +221,9 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
           const bool was_lost = worker.state == Worker::State::kLost;
           worker.state = Worker::State::kIdle;
           if (was_lost && !options.quiet) fmt::print(stderr, "manager: rank {} answers again\n", rank);
+          // The text of a kDone comes first, even for a result that is ignored.
+          const std::string rebuilt_because =
+              message[0] == kDone && message[5] != 0 ? receive_text(rank) : "";
           if (message[0] == kFailed) {
             const std::string text = receive_text(rank);
             schedule.fail_tier(job, std::make_exception_ptr(Error(fmt::format("rank {} failed on tier {}: {}",
@@ -229,6 +235,7 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
           // this result counts and the other rank's, when it comes, is ignored above.
           JobResult result;
           result.built = message[2] != 0;
+          result.rebuilt_because = rebuilt_because;
           result.positions = static_cast<std::uint64_t>(message[3]);
           result.seconds = static_cast<double>(message[4]) / 1e6;
           result.rank = rank;
@@ -357,9 +364,11 @@ void run_worker(const Session& session, const WorkerOptions& options,
       send_text(text, 0);
       continue;
     }
+    const bool why = !result.rebuilt_because.empty();
     send({kDone, order[1], result.built ? 1 : 0, static_cast<std::int64_t>(result.positions),
-          static_cast<std::int64_t>(result.seconds * 1e6), 0},
+          static_cast<std::int64_t>(result.seconds * 1e6), why ? 1 : 0},
          0, kToManager);
+    if (why) send_text(result.rebuilt_because, 0);
   }
 }
 

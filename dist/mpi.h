@@ -52,7 +52,8 @@ using Job = retro::TierNode;
 
 // What a worker reports for a job.
 struct JobResult {
-  bool built = false;  // false: its file was already complete
+  bool built = false;           // false: its file was already complete
+  std::string rebuilt_because;  // built over a damaged file: what was wrong with it
   std::uint64_t positions = 0;
   double seconds = 0;
   int rank = 0;
@@ -81,11 +82,13 @@ struct ManagerSummary {
 
 // The manager's side (rank 0). `jobs` lists every tier, children before parents;
 // `finished` tells whether a tier the progress log names still has its complete file;
-// `on_done` is called for each tier a worker finishes. Throws gs::Error when a worker
-// fails a tier (after stopping every worker) or when every worker is lost.
+// `on_done` is called for each tier a worker finishes, `on_logged` for each tier the
+// log shows finished (before any is handed out). Throws gs::Error when a worker fails a
+// tier (after stopping every worker) or when every worker is lost.
 ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
                            const ManagerOptions& options, const std::function<bool(const Job&)>& finished,
-                           const std::function<void(const Job&, const JobResult&)>& on_done);
+                           const std::function<void(const Job&, const JobResult&)>& on_done,
+                           const std::function<void(const Job&)>& on_logged = {});
 
 // A worker's side (ranks 1..P-1): builds the tiers the manager hands it with `build`,
 // until told to stop. An exception from `build` is reported to the manager, which ends

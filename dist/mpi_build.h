@@ -3,7 +3,8 @@
 // (dist/mpi.h's manager), the other ranks build them one at a time and keep nothing
 // between tiers. With a single rank there is nobody to hand tiers to: the caller builds
 // alone. Threads and memory are per rank; without a thread count the ranks on a machine
-// share its cores.
+// share its cores. Rank 0 holds the lock of the database directory (db/directory_lock.h)
+// while the job runs.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -19,6 +20,7 @@
 #include "core/game.h"
 #include "core/parallel.h"
 #include "db/database.h"
+#include "db/directory_lock.h"
 #include "db/tier_file.h"
 #include "dist/mpi.h"
 #include "retro/build.h"
@@ -39,9 +41,14 @@ struct MpiBuildSummary {
   std::string directory;
 };
 
+// On rank 0: started once, before anything else; logged for each tier an earlier run's
+// progress log shows finished (its file complete), before any tier is handed out; tier
+// as workers finish tiers; summary at the end.
 struct MpiBuildEvents {
-  std::function<void(const Job&, const JobResult&)> tier;  // on rank 0, as tiers finish
-  std::function<void(const MpiBuildSummary&)> summary;     // on rank 0, at the end
+  std::function<void()> started;
+  std::function<void(const Job&)> logged;
+  std::function<void(const Job&, const JobResult&)> tier;
+  std::function<void(const MpiBuildSummary&)> summary;
 };
 
 // Runs this rank's part of the build. Returns the threads for the caller's own build when
@@ -68,6 +75,7 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
       database.forget(tier);
       JobResult result;
       result.built = report.built;
+      result.rebuilt_because = report.rebuilt_because;
       result.positions = report.header.positions;
       result.seconds = report.seconds;
       return result;
@@ -78,7 +86,10 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
     std::vector<Job> jobs;
     for (const Tier tier : retro::tiers_in_order(game, pieces))
       jobs.push_back({tier, game.tier_name(tier), game.size(tier), game.children(tier)});
-    std::filesystem::create_directories(location.directory());
+    if (events.started) events.started();
+    // The manager holds the directory's lock for the whole run (the workers write tier
+    // files there, and only while it runs); it makes the directory.
+    const db::DirectoryLock lock(location.directory(), "build --mpi");
     // What killed writers of an earlier run left behind (this machine's only).
     db::remove_stale_temporaries_in(location.directory());
     ManagerOptions manager;
@@ -94,6 +105,9 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
         },
         [&](const Job& job, const JobResult& result) {
           if (events.tier) events.tier(job, result);
+        },
+        [&](const Job& job) {
+          if (events.logged) events.logged(job);
         });
     summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     summary.worker_ranks = session.ranks() - 1;

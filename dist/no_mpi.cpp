@@ -24,7 +24,8 @@ void Session::abort(int code) { std::_Exit(code); }
 ManagerSummary run_manager(const Session& /*session*/, const std::vector<Job>& /*jobs*/,
                            const ManagerOptions& /*options*/,
                            const std::function<bool(const Job&)>& /*finished*/,
-                           const std::function<void(const Job&, const JobResult&)>& /*on_done*/) {
+                           const std::function<void(const Job&, const JobResult&)>& /*on_done*/,
+                           const std::function<void(const Job&)>& /*on_logged*/) {
   unavailable();
 }
 

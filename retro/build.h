@@ -57,6 +57,9 @@ struct TierReport {
   Tier tier = 0;
   std::string name;
   bool built = false;  // false: the file was already complete
+  // Built over a file that failed its checks (db::check_tier_file): what was wrong with
+  // it; empty when there was no file.
+  std::string rebuilt_because;
   double seconds = 0;
   double write_seconds = 0;  // of seconds: writing the file
   db::TierHeader header;
@@ -116,7 +119,8 @@ void require_memory(const G& game, db::Database& database, Tier tier, const Buil
   }
 }
 
-// Builds one tier (or finds its file complete), with `threads` threads.
+// Builds one tier (or finds its file complete), with `threads` threads. A file that is
+// there but fails its checks is built again, and the report says why.
 template <Game G>
 TierReport build_tier(const G& game, db::Database& database, Tier tier, const BuildOptions& options,
                       int threads, bool quiet) {
@@ -125,12 +129,15 @@ TierReport build_tier(const G& game, db::Database& database, Tier tier, const Bu
   report.name = game.tier_name(tier);
   const auto& location = database.location();
   const auto path = location.file(report.name);
-  const auto expected = location.expected(tier, game.size(tier));
+  db::Expected expected = location.expected(tier, game.size(tier));
+  expected.tier_name = [&game](Tier named) { return game.tier_name(named); };  // for the reason
   db::remove_stale_temporaries(path);
-  if (db::tier_file_good(path, expected)) {
+  const db::TierFileCheck existing = db::check_tier_file(path, expected);
+  if (existing.good()) {
     report.header = database.find(game, tier)->header();
     return report;
   }
+  report.rebuilt_because = existing.problem;
   // The working cells, and the child tiers, read at random: their files are mapped and
   // their blocks kept decompressed until the last tier that reads them is built; level
   // lists where the budget allows them.

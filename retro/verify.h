@@ -10,12 +10,15 @@
 // Where the tier or a child keeps wins, draws and losses only (no depths), outcomes are
 // checked alone. That check is local: unlike the check of depths it cannot tell a
 // consistent but wrong labelling of a cycle of positions from the truth.
-#include <atomic>
+//
+// Every index is checked: the inconsistent ones are all counted, and the first few (by
+// index) described.
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
-#include <limits>
-#include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -33,9 +36,20 @@ struct Inconsistency {
   std::string expected;
 };
 
+// What verify_tier found in a tier.
+struct TierVerification {
+  std::uint64_t inconsistent = 0;    // indices whose stored value their successors contradict
+  std::vector<Inconsistency> first;  // the lowest of them by index, as many as asked for
+
+  [[nodiscard]] bool consistent() const { return inconsistent == 0; }
+};
+
+// Checks every index of a tier against its successors; describes the `keep` lowest
+// inconsistent indices. Throws gs::Error where the tier's file or a child's is missing
+// or damaged.
 template <Game G>
-std::optional<Inconsistency> verify_tier(const G& game, db::Database& database, Tier tier, int threads,
-                                         bool quiet) {
+TierVerification verify_tier(const G& game, db::Database& database, Tier tier, int threads, bool quiet,
+                             std::size_t keep = 1) {
   const db::TierReader* self = database.find(game, tier);
   if (self == nullptr) fail("tier {} is not built", game.tier_name(tier));
   std::vector<std::pair<Tier, const db::TierReader*>> readers{{tier, self}};
@@ -66,12 +80,17 @@ std::optional<Inconsistency> verify_tier(const G& game, db::Database& database, 
   };
 
   const Index size = game.size(tier);
-  std::atomic<Index> first_bad{std::numeric_limits<Index>::max()};
-  std::mutex mutex;
-  std::optional<Inconsistency> found;
+  // Per thread: a count, and the first `keep` it found (a thread's chunks come in
+  // increasing order, so these are its lowest); merged at the end.
+  struct Found {
+    std::uint64_t count = 0;
+    std::vector<Inconsistency> first;
+  };
+  std::vector<Found> found(static_cast<std::size_t>(std::max(threads, 1)));
   Progress progress("verify " + game.tier_name(tier), size, quiet);
-  parallel_for(0, size, threads, 1 << 14, [&](Index begin, Index end, int) {
-    for (Index i = begin; i < end && i < first_bad.load(std::memory_order_relaxed); ++i) {
+  parallel_for(0, size, threads, 1 << 14, [&](Index begin, Index end, int thread) {
+    Found& here = found[static_cast<std::size_t>(thread)];
+    for (Index i = begin; i < end; ++i) {
       const ValueCode stored = self->code(i);
       const auto pos = game.unrank(tier, i);
       std::optional<Value> expected;
@@ -104,18 +123,25 @@ std::optional<Inconsistency> verify_tier(const G& game, db::Database& database, 
       const bool good =
           pos ? (expected && matches(stored, *expected)) : (!exact_holes || stored == kHoleCode);
       if (good) continue;
-      const std::lock_guard lock(mutex);
-      if (i >= first_bad.load()) continue;
-      first_bad = i;
-      found = Inconsistency{
+      ++here.count;
+      if (here.first.size() >= keep) continue;
+      here.first.push_back(Inconsistency{
           i, pos ? game.position_text(*pos) : "(no position: a hole)",
           stored == kHoleCode ? "no value"
                               : (stored >= kCodeLimit ? "invalid code" : text(Value::from_code(stored))),
-          !pos ? "no value" : (expected ? text(*expected) : "(a successor holds no value)")};
+          !pos ? "no value" : (expected ? text(*expected) : "(a successor holds no value)")});
     }
     progress.add(end - begin);
   });
-  return found;
+  TierVerification result;
+  for (Found& thread_found : found) {
+    result.inconsistent += thread_found.count;
+    for (Inconsistency& bad : thread_found.first) result.first.push_back(std::move(bad));
+  }
+  std::sort(result.first.begin(), result.first.end(),
+            [](const Inconsistency& a, const Inconsistency& b) { return a.index < b.index; });
+  if (result.first.size() > keep) result.first.resize(keep);
+  return result;
 }
 
 }  // namespace gs::retro

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "app/build_progress.h"
 #include "app/registry.h"
 #include "cli/commands.h"
 #include "core/error.h"
@@ -186,6 +188,31 @@ TEST(TicTacToe, BadPositionsAndMovesAreRefused) {
   EXPECT_THROW((void)TicTacToe::parse_position("xx./.../... o"), Error);  // two X, no O
   EXPECT_THROW((void)TicTacToe::parse_position("x../.../..."), Error);
   EXPECT_THROW((void)TicTacToe::parse_move(TicTacToe::start(), "d4"), Error);
+}
+
+// The build's overall progress: tiers and indices finished, and the time left at the
+// rate of the indices built so far (tiers found complete add nothing to the rate).
+TEST(BuildProgress, TimeLeftFromTheRateOfIndicesBuilt) {
+  using Clock = app::BuildProgressMeter::Clock;
+  const Clock::time_point start = Clock::now();
+  const auto at = [&](int seconds) { return start + std::chrono::seconds(seconds); };
+  app::BuildProgressMeter meter(4, 1000, start);
+  app::BuildProgress p = meter.finished(100, false, at(1));
+  EXPECT_EQ(p.tiers_done, 1);
+  EXPECT_EQ(p.tiers, 4);
+  EXPECT_EQ(p.indices_done, 100U);
+  EXPECT_EQ(p.indices, 1000U);
+  EXPECT_FALSE(p.eta_seconds.has_value());  // nothing built yet: no rate
+  p = meter.finished(200, true, at(2));     // 200 built in 2 s, 700 left
+  ASSERT_TRUE(p.eta_seconds.has_value());
+  EXPECT_DOUBLE_EQ(*p.eta_seconds, 7.0);
+  p = meter.finished(300, true, at(5));  // 500 built in 5 s, 400 left
+  EXPECT_EQ(p.tiers_done, 3);
+  EXPECT_DOUBLE_EQ(*p.eta_seconds, 4.0);
+  p = meter.finished(400, true, at(9));
+  EXPECT_EQ(p.tiers_done, 4);
+  EXPECT_EQ(p.indices_done, 1000U);
+  EXPECT_EQ(p.eta_seconds, 0.0);
 }
 
 TEST(Registry, UnknownGameListsTheKnownOnes) {

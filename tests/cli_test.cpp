@@ -1,12 +1,16 @@
 // The gamesolver command end to end, run as a child process: build, probe (text and
 // --json), verify, stats, count on a temporary data directory; errors for bad input
-// and damaged databases; and a build killed with SIGKILL that resumes to files
-// identical to an uninterrupted build.
+// and damaged databases; a build killed with SIGKILL that resumes to files identical to
+// an uninterrupted build; what build, verify and stats report (a rebuilt tier's reason,
+// every inconsistency counted, the build's progress); and the lock that keeps two
+// writers out of one database directory.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 #include <cctype>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <map>
@@ -21,6 +25,7 @@
 #include "core/quote.h"
 #include "core/value.h"
 #include "db/database.h"
+#include "db/directory_lock.h"
 #include "db/tier_file.h"
 #include "games/jungle/jungle.h"
 #include "tests/game_battery.h"
@@ -145,8 +150,9 @@ void check_probe(const TempDir& dir, const fs::path& data, const std::string& po
   }
 }
 
-// Rewrites a tier with one value changed and correct checksums (see retro_test.cpp).
-void change_one_value(const Jungle& game, const fs::path& data, const std::string& tier_name) {
+// Rewrites a tier with `count` values changed (losses made draws) and correct checksums
+// (see retro_test.cpp).
+void change_values(const Jungle& game, const fs::path& data, const std::string& tier_name, int count) {
   const db::Location location = db::Location::of(game, data);
   const Tier tier = Jungle::parse_tier(tier_name);
   const fs::path path = location.file(tier_name);
@@ -157,13 +163,45 @@ void change_one_value(const Jungle& game, const fs::path& data, const std::strin
     header = reader->header();
     for (Index i = 0; i < header.positions; ++i) codes.push_back(reader->code(i));
   }
+  int changed = 0;
   for (ValueCode& code : codes) {
-    if (code != kHoleCode && Value::from_code(code).is_loss()) {
+    if (changed < count && code != kHoleCode && Value::from_code(code).is_loss()) {
       code = Value::draw().code();
-      break;
+      ++changed;
     }
   }
+  ASSERT_EQ(changed, count) << tier_name << " has too few losses";
   db::write_tier(path, header, codes);
+}
+
+void change_one_value(const Jungle& game, const fs::path& data, const std::string& tier_name) {
+  change_values(game, data, tier_name, 1);
+}
+
+// The lines of a text.
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+// Whether a text has this line.
+bool has_line(const std::string& text, const std::string& line) {
+  const std::vector<std::string> lines = lines_of(text);
+  return std::find(lines.begin(), lines.end(), line) != lines.end();
+}
+
+// The number at the start of text (after `prefix`), or -1.
+long long number_after(const std::string& text, const std::string& prefix) {
+  const std::size_t at = text.find(prefix);
+  if (at == std::string::npos) return -1;
+  std::size_t i = at + prefix.size();
+  if (i >= text.size() || std::isdigit(static_cast<unsigned char>(text[i])) == 0) return -1;
+  long long number = 0;
+  for (; i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0; ++i)
+    number = number * 10 + (text[i] - '0');
+  return number;
 }
 
 // The numbers of tiers built and already complete from build's summary line, or -1.
@@ -365,8 +403,8 @@ TEST(Cli, DamagedDatabases) {
   change_one_value(game, data, "E-r");
   RunResult r = gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"});
   EXPECT_NE(r.exit_code, 0) << describe(r);
-  EXPECT_NE(r.err.find("tier E-r index"), std::string::npos) << describe(r);
-  EXPECT_NE(r.err.find("inconsistent"), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("tier E-r index"), std::string::npos) << describe(r);
+  expect_error(r, "inconsistent");
   EXPECT_EQ(r.out.find("verified"), std::string::npos) << describe(r);
   test::write_file(er, good);
 
@@ -741,6 +779,277 @@ TEST(Cli, SmallMemoryBudgetIsPrintedInItsUnits) {
       gamesolver(dir, {"build", "jungle", "--pieces", "3", "--memory", "0.00001", "--data", data, "--quiet"});
   expect_error(r, "KiB of memory (working cells and child tiers), over the budget of 10.5 KiB (--memory)");
   EXPECT_EQ(r.err.find("0.000 GiB"), std::string::npos) << describe(r);
+}
+
+// A tier whose file fails its checks is built again, and its line says why (the check
+// that failed), quiet or not; a tier that had no file is built without a reason.
+TEST(Cli, RebuildingADamagedTierSaysWhy) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  ASSERT_EQ(
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}).exit_code, 0);
+  const auto want = test::snapshot(data);
+  const db::Location location = db::Location::of(Jungle{}, data);
+  const std::string er = test::read_file(location.file("E-r"));
+  test::write_file(location.file("E-r"), er.substr(0, er.size() / 2));             // truncated
+  test::flip_byte(location.file("T-d"), fs::file_size(location.file("T-d")) - 3);  // in the last block
+  fs::copy_file(location.file("D-d"), location.file("T-t"), fs::copy_options::overwrite_existing);
+  fs::remove(location.file("R-r"));
+  for (const bool quiet : {true, false}) {
+    SCOPED_TRACE(quiet);
+    if (!quiet) {
+      test::write_file(location.file("E-r"), "");
+      fs::remove(location.file("R-r"));
+    }
+    std::vector<std::string> args = {"build", "jungle", "--pieces", "2", "--data", data.string()};
+    if (quiet) args.emplace_back("--quiet");
+    const RunResult r = gamesolver(dir, args);
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    std::map<std::string, std::string> reasons;  // tier: what follows "rebuilt: " on its line
+    for (const std::string& line : lines_of(r.out)) {
+      const std::size_t at = line.find("  rebuilt: ");
+      if (at != std::string::npos) reasons[line.substr(0, line.find(' '))] = line.substr(at + 11);
+    }
+    if (quiet) {
+      EXPECT_EQ(reasons.size(), 3U) << describe(r);
+      EXPECT_TRUE(reasons["E-r"].starts_with("truncated")) << describe(r);
+      EXPECT_EQ(reasons["T-d"], "block 0 of 1: checksum mismatch (corrupt file)") << describe(r);
+      EXPECT_EQ(reasons["T-t"], "holds jungle standard [] tier D-d, expected jungle standard [] tier T-t")
+          << describe(r);
+    } else {
+      EXPECT_EQ(reasons.size(), 1U) << describe(r);
+      EXPECT_EQ(reasons["E-r"], "truncated database file (0 bytes, the header alone is 256)") << describe(r);
+    }
+    // A tier that had no file is built without a reason.
+    bool built_r_r = false;
+    for (const std::string& line : lines_of(r.out)) {
+      if (line.starts_with("R-r ")) {
+        built_r_r = line.find("indices  built in") != std::string::npos;
+        EXPECT_EQ(line.find("rebuilt"), std::string::npos) << line;
+      }
+    }
+    EXPECT_TRUE(built_r_r) << describe(r);
+    EXPECT_EQ(test::compare_snapshots(want, test::snapshot(data)), "");
+  }
+}
+
+// verify goes on after the first inconsistency: it lists the first --max-errors of them,
+// counts them all, says how many it did not list, verifies every other tier, and exits 1
+// with the count.
+TEST(Cli, VerifyCountsEveryInconsistency) {
+  const Jungle game;
+  TempDir dir;
+  const fs::path data = dir / "data";
+  ASSERT_EQ(
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}).exit_code, 0);
+  change_values(game, data, "E-r", 3);
+  change_values(game, data, "T-d", 2);
+  const std::vector<std::string> verify = {"verify", "jungle", "--pieces", "2", "--data", data.string()};
+  auto listed = [](const RunResult& r) {
+    int count = 0;
+    for (const std::string& line : lines_of(r.out)) count += line.starts_with("  tier ") ? 1 : 0;
+    return count;
+  };
+
+  // Everything listed: the count in the error is the number of lines.
+  std::vector<std::string> args = verify;
+  args.insert(args.end(), {"--max-errors", "100000"});
+  RunResult r = gamesolver(dir, args);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  const long long total = number_after(r.err, "gamesolver: error: verify: ");
+  EXPECT_GE(total, 5) << describe(r);
+  EXPECT_EQ(listed(r), total) << describe(r);
+  expect_error(r, fmt::format("verify: {} inconsistent positions in 2 tiers", total));
+  // Each inconsistent tier has a line with its count; every other tier is verified.
+  std::set<std::string> ok;
+  long long counted = 0;
+  for (const std::string& line : lines_of(r.out)) {
+    if (line.ends_with(" ok")) ok.insert(line.substr(0, line.find(' ')));
+    if (line.ends_with(" inconsistent positions")) counted += number_after(line, line.substr(0, 13));
+  }
+  EXPECT_EQ(counted, total) << describe(r);
+  EXPECT_EQ(ok.size(), 8U) << describe(r);
+  EXPECT_FALSE(ok.contains("E-r") || ok.contains("T-d")) << describe(r);
+  EXPECT_NE(r.out.find("  tier E-r index "), std::string::npos) << describe(r);
+  EXPECT_NE(r.out.find("  tier T-d index "), std::string::npos) << describe(r);
+  EXPECT_EQ(r.out.find("more inconsistent"), std::string::npos) << describe(r);
+
+  // Two listed (the default is 20), the others counted; quiet leaves out the tiers that
+  // are ok, not the inconsistencies.
+  args = verify;
+  args.insert(args.end(), {"--max-errors", "2", "--quiet"});
+  r = gamesolver(dir, args);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_EQ(listed(r), 2) << describe(r);
+  EXPECT_NE(r.out.find(fmt::format("... and {} more inconsistent positions, not listed (--max-errors 2)",
+                                   total - 2)),
+            std::string::npos)
+      << describe(r);
+  EXPECT_EQ(r.out.find(" ok\n"), std::string::npos) << describe(r);
+  expect_error(r, fmt::format("verify: {} inconsistent positions in 2 tiers", total));
+  args = verify;
+  args.insert(args.end(), {"--max-errors", "0", "--quiet"});
+  r = gamesolver(dir, args);
+  EXPECT_EQ(listed(r), 0) << describe(r);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  r = gamesolver(dir, verify);
+  EXPECT_EQ(listed(r), std::min(total, 20LL)) << describe(r);
+
+  // A tier that cannot be read is reported and passed over, and so are the tiers that
+  // read it; the others are still verified.
+  fs::remove(db::Location::of(game, data).file("R-r"));
+  r = gamesolver(dir, verify);
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.out.find("R-r          not verified: tier R-r is not built"), std::string::npos) << describe(r);
+  expect_error(r, "1 tier could not be verified (the first: tier R-r is not built)");
+  expect_error(r, fmt::format("verify: {} inconsistent positions in 2 tiers", total));
+  EXPECT_TRUE(has_line(r.out, "D-r          ok")) << describe(r);
+  const RunResult help = gamesolver(dir, {"verify", "--help"});
+  EXPECT_NE(help.out.find("--max-errors"), std::string::npos) << describe(help);
+  EXPECT_NE(gamesolver(dir, {"verify", "jungle", "--max-errors", "-1", "--data", data.string()}).exit_code,
+            0);
+}
+
+// stats reads the files' headers only and says so: a damaged block goes unnoticed by it
+// (verify --checksums finds it).
+TEST(Cli, StatsSaysItReadsHeadersOnly) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  ASSERT_EQ(
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}).exit_code, 0);
+  const fs::path er = db::Location::of(Jungle{}, data).file("E-r");
+  test::flip_byte(er, fs::file_size(er) - 3);  // in the last block
+  RunResult r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data.string()});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("\nread from the files' headers only (their checksums checked): no block was read or "
+                       "checked; gamesolver verify --checksums checks every block\n"),
+            std::string::npos)
+      << describe(r);
+  r = gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data.string(), "--json"});
+  EXPECT_SUCCESS(r);
+  EXPECT_EQ(json::parse(r.out).at("headers_only"), true) << describe(r);
+  const RunResult help = gamesolver(dir, {"stats", "--help"});
+  EXPECT_NE(help.out.find("headers only"), std::string::npos) << describe(help);
+  r = gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--checksums", "--data", data.string()});
+  EXPECT_EQ(r.exit_code, 1) << describe(r);
+  EXPECT_NE(r.out.find("E-r          not verified: " + er.string() + ": block 0 of 1: checksum mismatch"),
+            std::string::npos)
+      << describe(r);
+  EXPECT_TRUE(has_line(r.out, "T-d          checksums ok")) << describe(r);
+  expect_error(r, "1 tier could not be verified");
+}
+
+// build prints the whole build's progress after each tier, unless quiet: tiers done of
+// all, the share of indices, the time left.
+TEST(Cli, BuildPrintsItsOverallProgress) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  for (const bool complete : {false, true}) {
+    SCOPED_TRACE(complete);
+    const RunResult r = gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string()});
+    ASSERT_EQ(r.exit_code, 0) << describe(r);
+    std::vector<std::string> progress;
+    for (const std::string& line : lines_of(r.out)) {
+      if (line.starts_with("tier ")) progress.push_back(line);
+    }
+    ASSERT_EQ(progress.size(), 10U) << describe(r);
+    double percent = 0;
+    for (std::size_t i = 0; i < progress.size(); ++i) {
+      const std::string& line = progress[i];
+      EXPECT_TRUE(line.starts_with(fmt::format("tier {} of 10, ", i + 1))) << line;
+      const std::size_t share = line.find("% of indices, ");
+      ASSERT_NE(share, std::string::npos) << line;
+      const double now = std::stod(line.substr(line.find(", ") + 2, share - line.find(", ") - 2));
+      EXPECT_GT(now, percent) << line;
+      percent = now;
+      const std::string rest = line.substr(share + std::string("% of indices, ").size());
+      if (i + 1 == progress.size()) {
+        EXPECT_EQ(line, "tier 10 of 10, 100.0% of indices, done");
+      } else if (complete) {
+        EXPECT_EQ(rest, "ETA unknown") << line;  // nothing built: no rate to go by
+      } else {
+        // "ETA 0m00s": minutes and seconds.
+        EXPECT_TRUE(rest.starts_with("ETA ")) << line;
+        EXPECT_EQ(rest.size(), std::string("ETA 0m00s").size()) << line;
+        EXPECT_EQ(rest[5], 'm') << line;
+        EXPECT_TRUE(rest.ends_with("s")) << line;
+      }
+    }
+  }
+  const RunResult quiet =
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", (dir / "other").string(), "--quiet"});
+  ASSERT_EQ(quiet.exit_code, 0) << describe(quiet);
+  EXPECT_EQ(quiet.out.find("\ntier "), std::string::npos) << describe(quiet);
+  EXPECT_FALSE(quiet.out.starts_with("tier ")) << describe(quiet);
+}
+
+// One writer at a time in a database directory: while a process holds its lock, build
+// and compress are refused at once with the directory and the holder's pid; readers
+// are not. The lock goes with its holder, even killed.
+TEST(Cli, SecondWriterIsRefused) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  ASSERT_EQ(
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}).exit_code, 0);
+  const fs::path directory = db::Location::of(Jungle{}, data).directory();
+  const auto want = test::snapshot(data);
+  {
+    const db::DirectoryLock held(directory, "test");
+    const std::string holder = fmt::format("(pid {} on ", ::getpid());
+    for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+             {"build", "jungle", "--pieces", "3"}, {"compress", "jungle", "--pieces", "2"}}) {
+      SCOPED_TRACE(args[0]);
+      std::vector<std::string> with = args;
+      with.insert(with.end(), {"--data", data.string()});
+      const RunResult r = gamesolver(dir, with);
+      EXPECT_EQ(r.exit_code, 1) << describe(r);
+      expect_error(
+          r, "the database directory " + directory.string() + " is in use by another gamesolver " + holder);
+      EXPECT_NE(r.err.find(": test)"), std::string::npos) << describe(r);
+    }
+    EXPECT_EQ(test::compare_snapshots(want, test::snapshot(data)), "");
+    // Readers take no lock; nor does a build of another variant.
+    EXPECT_SUCCESS(gamesolver(dir, {"stats", "jungle", "--pieces", "2", "--data", data.string()}));
+    EXPECT_SUCCESS(
+        gamesolver(dir, {"verify", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}));
+    EXPECT_SUCCESS(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--rule", "stalemate=loss", "--data",
+                                    data.string(), "--quiet"}));
+  }
+  // Released: the next writer goes ahead.
+  EXPECT_SUCCESS(
+      gamesolver(dir, {"compress", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}));
+}
+
+// Two builds of one directory: the second is refused while the first runs (stopped with
+// SIGSTOP, so that it cannot finish first), and goes ahead once the first was killed.
+TEST(Cli, TwoBuildsOfOneDirectory) {
+  TempDir dir;
+  const fs::path data = dir / "data";
+  const fs::path directory = db::Location::of(Jungle{}, data).directory();
+  test::Child first({GAMESOLVER_BINARY, "build", "jungle", "--pieces", "4", "--threads", "1", "--data",
+                     data.string(), "--quiet"},
+                    dir.path());
+  const std::string holder = fmt::format("pid {} on ", first.pid());
+  const auto start = std::chrono::steady_clock::now();
+  while (!db::DirectoryLock::holder(directory).starts_with(holder)) {
+    ASSERT_FALSE(first.finished()) << describe(first.wait());
+    ASSERT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60))
+        << "the first build took no lock";
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  first.kill(SIGSTOP);
+  RunResult second =
+      gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"});
+  EXPECT_EQ(second.exit_code, 1) << describe(second);
+  expect_error(
+      second, "the database directory " + directory.string() + " is in use by another gamesolver (" + holder);
+  EXPECT_NE(second.err.find(": build)"), std::string::npos) << describe(second);
+  first.kill(SIGKILL);
+  EXPECT_EQ(first.wait().signal, SIGKILL);
+  second = gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"});
+  EXPECT_SUCCESS(second);
+  EXPECT_EQ(built_and_complete(second.out).first + built_and_complete(second.out).second, 10)
+      << describe(second);
 }
 
 }  // namespace

@@ -1,17 +1,23 @@
 // Database files (db/tier_file.h, db/database.h): values and headers round-trip (format
 // v1 where a test says so: such files must stay readable), and every kind of damage (missing, truncated,
 // extended, a flipped byte in the values or the header, a file of another tier, game or rules) is refused
-// with a gs::Error that names the file, while tier_file_good() says false.
+// with a gs::Error that names the file, while check_tier_file() says what is wrong. The lock of a
+// database directory (db/directory_lock.h) refuses a second holder and goes with a killed one.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <array>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "core/error.h"
 #include "db/database.h"
+#include "db/directory_lock.h"
 #include "db/tier_file.h"
 #include "games/jungle/jungle.h"
 #include "retro/build.h"
@@ -49,6 +55,17 @@ void expect_refused(const fs::path& path, const Expected& expected, const std::s
     EXPECT_NE(message.find(what), std::string::npos) << "message lacks '" << what << "': " << message;
   }
   EXPECT_FALSE(tier_file_good(path, expected));
+  // A build says why it rebuilds a file that is there: the reader's reason, without the
+  // file's name in front (the build's line names the tier).
+  const TierFileCheck check = check_tier_file(path, expected);
+  if (!fs::exists(path)) {
+    EXPECT_EQ(check.state, TierFileCheck::State::kAbsent);
+    EXPECT_EQ(check.problem, "");
+    return;
+  }
+  EXPECT_EQ(check.state, TierFileCheck::State::kDamaged);
+  EXPECT_NE(check.problem.find(what), std::string::npos) << check.problem;
+  EXPECT_FALSE(check.problem.starts_with(path.string())) << check.problem;
 }
 
 std::vector<ValueCode> sample_codes(std::size_t n, ValueCode largest) {
@@ -279,6 +296,89 @@ TEST(TierFile, StaleTemporariesAreRemoved) {
   EXPECT_TRUE(fs::exists(dir / "R-r.gsdb.tmp-999999999@other-machine"));
   EXPECT_TRUE(fs::exists(dir / ("R-r.gsdb.tmp-" + self)));
   EXPECT_TRUE(fs::exists(dir / "R-r.gsdb"));
+}
+
+TEST(TierFile, CheckSaysGoodAbsentOrWhatIsWrong) {
+  TempDir dir;
+  const fs::path path = dir / "t.gsdb";
+  const std::vector<ValueCode> codes = sample_codes(1000, 99);
+  const Expected expected = expected_for(3, codes.size());
+  EXPECT_EQ(check_tier_file(path, expected).state, TierFileCheck::State::kAbsent);
+  write_tier(path, header_for(3, "R-r"), codes);
+  EXPECT_TRUE(check_tier_file(path, expected).good());
+  EXPECT_EQ(check_tier_file(path, expected_for(4, codes.size())).problem,
+            "holds jungle standard [] tier 3, expected jungle standard [] tier 4");
+  fs::remove(path);
+  fs::create_directory(path);
+  EXPECT_EQ(check_tier_file(path, expected).state, TierFileCheck::State::kDamaged);
+  EXPECT_EQ(check_tier_file(path, expected).problem, "not a regular file");
+}
+
+// The error of a second holder names the directory and the holder.
+void expect_locked(const fs::path& directory, const std::string& holder) {
+  try {
+    const DirectoryLock second(directory, "second");
+    ADD_FAILURE() << "a second lock of " << directory << " was taken";
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("the database directory " + directory.string() + " is in use"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find(holder), std::string::npos) << message;
+  }
+}
+
+TEST(DirectoryLock, OneHolderAtATime) {
+  TempDir dir;
+  const fs::path directory = dir / "data" / "jungle" / "standard";  // made by the lock
+  {
+    const DirectoryLock lock(directory, "build");
+    EXPECT_EQ(lock.path(), directory / "gamesolver.lock");
+    const std::string holder = fmt::format("pid {} on ", ::getpid());
+    EXPECT_TRUE(DirectoryLock::holder(directory).starts_with(holder)) << DirectoryLock::holder(directory);
+    EXPECT_TRUE(DirectoryLock::holder(directory).ends_with(": build")) << DirectoryLock::holder(directory);
+    // Another open file of the same process is refused too (flock locks open files).
+    expect_locked(directory, holder);
+    // Another directory is free.
+    const DirectoryLock other(dir / "data" / "jungle" / "standard,stalemate=loss", "build");
+  }
+  // Released: the file stays, naming nobody, and the next holder takes it.
+  EXPECT_TRUE(fs::exists(directory / "gamesolver.lock"));
+  EXPECT_EQ(DirectoryLock::holder(directory), "");
+  const DirectoryLock again(directory, "compress");
+  EXPECT_TRUE(DirectoryLock::holder(directory).ends_with(": compress"));
+}
+
+// A holder killed with SIGKILL cannot clean up: the kernel releases its lock.
+TEST(DirectoryLock, KilledHolderReleasesIt) {
+  TempDir dir;
+  const fs::path directory = dir / "data";
+  std::array<int, 2> ready{};
+  ASSERT_EQ(::pipe(ready.data()), 0);
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::close(ready[0]);
+    try {
+      const DirectoryLock lock(directory, "build");
+      const char byte = 1;
+      if (::write(ready[1], &byte, 1) != 1) ::_exit(2);
+      while (true) ::pause();
+    } catch (...) {
+      ::_exit(1);
+    }
+  }
+  ::close(ready[1]);
+  char byte = 0;
+  ASSERT_EQ(::read(ready[0], &byte, 1), 1) << "the child did not take the lock";
+  ::close(ready[0]);
+  expect_locked(directory, fmt::format("pid {} on ", child));
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFSIGNALED(status));
+  // Its pid is still written in the file, but the lock is free.
+  std::optional<DirectoryLock> lock;
+  EXPECT_NO_THROW(lock.emplace(directory, "build"));
 }
 
 }  // namespace

@@ -172,9 +172,10 @@ TEST(Retro, VerifyAcceptsBruteForceValuesAndDetectsChanges) {
   {
     db::Database database(location);
     for (const Tier tier : small_closure()) {
-      const auto bad = retro::verify_tier(game, database, tier, 2, true);
-      EXPECT_FALSE(bad.has_value()) << game.tier_name(tier) << " index " << bad->index << " " << bad->position
-                                    << " stores " << bad->stored << ", expected " << bad->expected;
+      const auto found = retro::verify_tier(game, database, tier, 2, true);
+      EXPECT_TRUE(found.consistent())
+          << game.tier_name(tier) << " index " << found.first.at(0).index << " " << found.first.at(0).position
+          << " stores " << found.first.at(0).stored << ", expected " << found.first.at(0).expected;
     }
   }
   // A win made two plies longer, and a hole given a value, are both caught.
@@ -197,8 +198,10 @@ TEST(Retro, VerifyAcceptsBruteForceValuesAndDetectsChanges) {
     rewrite_with_value(game, dir.path(), tier, win_index,
                        Value::win(static_cast<Depth>(original.depth() + 2)).code());
     db::Database database(location);
-    const auto bad = retro::verify_tier(game, database, tier, 2, true);
-    ASSERT_TRUE(bad.has_value());
+    const auto found = retro::verify_tier(game, database, tier, 2, true);
+    ASSERT_FALSE(found.consistent());
+    ASSERT_EQ(found.first.size(), 1U);
+    const retro::Inconsistency* bad = found.first.data();
     EXPECT_LE(bad->index, win_index);
     if (bad->index == win_index) {
       EXPECT_EQ(bad->stored, Value::win(static_cast<Depth>(original.depth() + 2)).to_string());
@@ -212,10 +215,63 @@ TEST(Retro, VerifyAcceptsBruteForceValuesAndDetectsChanges) {
     keep_holes.fill_holes = false;
     rewrite_with_value(game, dir.path(), tier, hole_index, kDrawCode, keep_holes);
     db::Database database(location);
-    const auto bad = retro::verify_tier(game, database, tier, 2, true);
-    ASSERT_TRUE(bad.has_value());
-    EXPECT_EQ(bad->index, hole_index);
-    EXPECT_EQ(bad->stored, "draw");
+    const auto found = retro::verify_tier(game, database, tier, 2, true);
+    ASSERT_EQ(found.inconsistent, 1U);
+    ASSERT_EQ(found.first.size(), 1U);
+    EXPECT_EQ(found.first[0].index, hole_index);
+    EXPECT_EQ(found.first[0].stored, "draw");
+  }
+}
+
+// Verification goes on after the first inconsistency: every one is counted, and the
+// lowest `keep` of them by index are described, whatever the thread count.
+TEST(Retro, VerifyCountsEveryInconsistency) {
+  const Jungle game;
+  TempDir dir;
+  solve_tiers(game, dir.path(), small_closure(), 2);
+  const Tier tier = Jungle::parse_tier(kThreePieceTier);
+  // Holes given a value in a file that keeps its holes: each is one inconsistency, and
+  // no position reads a hole, so none spreads to its neighbours. Far apart, so that they
+  // fall in different threads' chunks.
+  std::vector<Index> holes;
+  for (Index i = 0; i < game.size(tier) && holes.size() < 7; ++i) {
+    if (!game.unrank(tier, i) && (holes.empty() || i >= holes.back() + game.size(tier) / 16))
+      holes.push_back(i);
+  }
+  ASSERT_EQ(holes.size(), 7U);
+  {
+    const db::Location location = db::Location::of(game, dir.path());
+    const fs::path path = location.file(kThreePieceTier);
+    std::vector<ValueCode> codes(game.size(tier));
+    db::TierHeader header;
+    {
+      const auto reader = db::open_tier(path, location.expected(tier, game.size(tier)), true);
+      header = reader->header();
+      for (Index i = 0; i < codes.size(); ++i) codes[i] = game.unrank(tier, i) ? reader->code(i) : kHoleCode;
+    }
+    for (const Index hole : holes) codes[hole] = kDrawCode;
+    db::WriteOptions keep_holes;
+    keep_holes.fill_holes = false;
+    db::write_tier(path, header, codes, keep_holes);
+  }
+  db::Database database(db::Location::of(game, dir.path()));
+  for (const int threads : {1, 2, 3}) {
+    SCOPED_TRACE(threads);
+    const retro::TierVerification all = retro::verify_tier(game, database, tier, threads, true, 100);
+    EXPECT_EQ(all.inconsistent, 7U);
+    ASSERT_EQ(all.first.size(), 7U);
+    for (std::size_t i = 0; i < holes.size(); ++i) {
+      EXPECT_EQ(all.first[i].index, holes[i]);
+      EXPECT_EQ(all.first[i].stored, "draw");
+      EXPECT_EQ(all.first[i].expected, "no value");
+    }
+    const retro::TierVerification some = retro::verify_tier(game, database, tier, threads, true, 3);
+    EXPECT_EQ(some.inconsistent, 7U);
+    ASSERT_EQ(some.first.size(), 3U);
+    for (std::size_t i = 0; i < 3; ++i) EXPECT_EQ(some.first[i].index, holes[i]);
+    const retro::TierVerification none = retro::verify_tier(game, database, tier, threads, true, 0);
+    EXPECT_EQ(none.inconsistent, 7U);
+    EXPECT_TRUE(none.first.empty());
   }
 }
 
@@ -248,10 +304,22 @@ TEST(Retro, ResumeRebuildsOnlyDamagedTiers) {
   test::write_file(alive, "a file being written");
   const auto reports = build(game, dir.path(), 2, 2);
   std::set<std::string> rebuilt;
+  std::map<std::string, std::string> because;
   for (const auto& report : reports) {
     if (report.built) rebuilt.insert(report.name);
+    because[report.name] = report.rebuilt_because;
   }
   EXPECT_EQ(rebuilt, (std::set<std::string>{"R-r", "E-d", "T-t", "D-r", "E-e"}));
+  // A file that failed its checks is rebuilt with the reason; a missing one has none.
+  EXPECT_EQ(because["R-r"], "");
+  EXPECT_EQ(because["E-d"], "");
+  EXPECT_TRUE(because["T-t"].starts_with("truncated")) << because["T-t"];
+  EXPECT_EQ(because["D-r"], "block index checksum mismatch (corrupt file)");
+  EXPECT_NE(because["E-e"].find("checksum mismatch"), std::string::npos) << because["E-e"];
+  EXPECT_EQ(because["E-t"], "");
+  for (const auto& [name, reason] : because) {
+    EXPECT_EQ(reason.find(dir.path().string()), std::string::npos) << name << ": " << reason;
+  }
   EXPECT_EQ(test::compare_snapshots(before, test::snapshot(dir.path())), "");
   EXPECT_FALSE(fs::exists(dead));
   EXPECT_TRUE(fs::exists(alive));
@@ -366,9 +434,10 @@ TEST(RetroSlow, VerifyPassesUpToThreePieces) {
   build(game, dir.path(), 3, default_threads());
   db::Database database(db::Location::of(game, dir.path()));
   for (const Tier tier : retro::tiers_in_order(game, 3)) {
-    const auto bad = retro::verify_tier(game, database, tier, default_threads(), true);
-    EXPECT_FALSE(bad.has_value()) << game.tier_name(tier) << " index " << bad->index << " " << bad->position
-                                  << " stores " << bad->stored << ", expected " << bad->expected;
+    const auto found = retro::verify_tier(game, database, tier, default_threads(), true);
+    EXPECT_TRUE(found.consistent()) << game.tier_name(tier) << " index " << found.first.at(0).index << " "
+                                    << found.first.at(0).position << " stores " << found.first.at(0).stored
+                                    << ", expected " << found.first.at(0).expected;
   }
 }
 
