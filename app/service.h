@@ -66,6 +66,13 @@ class Service final : public GameService {
     const auto names = gs::side_names<G>();
     return {std::string(names[0]), std::string(names[1])};
   }
+  [[nodiscard]] std::optional<int> max_pieces() const override {
+    if constexpr (HasMaxPieces<G>) {
+      return game_.max_pieces();
+    } else {
+      return std::nullopt;
+    }
+  }
 
   void build(const CommonOptions& options, const BuildRequest& request, const TierCallback& on_tier,
              const SummaryCallback& on_summary) override {

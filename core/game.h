@@ -34,6 +34,9 @@
 //   size(tier)                      the number of indices of the tier.
 //   tier_name(tier), parse_tier()   a tier's name in files and on the command line.
 //   tier_pieces(tier)               the number of pieces, for counts and stats.
+//   max_pieces()                    OPTIONAL (HasMaxPieces): the most tier_pieces of any
+//                                   tier of the variant (checkers 24); `--pieces` above it
+//                                   is refused, as it names no more tiers.
 //   rank(pos)                       {tier, index} of the canonical representative of
 //                                   pos under the game's symmetries; pos must not be
 //                                   terminal.
@@ -171,6 +174,13 @@ template <class G>
 concept HasSymmetries = requires(const G& game, const typename G::Position& pos,
                                  std::vector<typename G::Position>& out) {
   { game.symmetric(pos, out) } -> std::same_as<void>;
+};
+
+// OPTIONAL: the most pieces a tier holds (see above). Called on the instance: it may
+// depend on the variant (the mill boards).
+template <class G>
+concept HasMaxPieces = requires(const G& game) {
+  { game.max_pieces() } -> std::convertible_to<int>;
 };
 
 template <class G>

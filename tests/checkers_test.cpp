@@ -384,8 +384,7 @@ std::uint64_t boards_with_both_colours(int pieces) {
 TEST(CheckersIndex, SizesAddUpToTheBoardsUpToTwentyFourPieces) {
   EXPECT_EQ(boards_with_both_colours(6) + Checkers::end_positions(6), 2503611964U);
   std::array<std::uint64_t, 25> sizes{};
-  for (const Tier tier : game.tiers(24))
-
+  for (const Tier tier : game.tiers(Checkers::max_pieces()))
     sizes[static_cast<std::size_t>(Checkers::tier_pieces(tier))] += Checkers::size(tier);
   for (int pieces = 2; pieces <= 24; ++pieces)
     EXPECT_EQ(sizes[static_cast<std::size_t>(pieces)], boards_with_both_colours(pieces)) << pieces;

@@ -300,6 +300,8 @@ class Checkers {
   [[nodiscard]] static std::string tier_name(Tier tier);
   [[nodiscard]] static Tier parse_tier(std::string_view text);
   [[nodiscard]] static int tier_pieces(Tier tier) { return Slice::of(tier).pieces(); }
+  // Twelve pieces a side (core/game.h, HasMaxPieces).
+  [[nodiscard]] static constexpr int max_pieces() { return 24; }
   [[nodiscard]] static Tier tier_of(const Slice& s) { return std::min(s.code(), s.reversed().code()); }
   [[nodiscard]] static Index slice_size(const Slice& s) {
     const int men = s.mover_men + s.other_men;
@@ -692,5 +694,6 @@ static_assert(KnowsTierMoves<Checkers>);
 static_assert(CountsTierMoves<Checkers>);
 static_assert(HasEndPositionCount<Checkers>);
 static_assert(HasBoard<Checkers>);
+static_assert(HasMaxPieces<Checkers>);
 
 }  // namespace gs::checkers
