@@ -302,6 +302,8 @@ class Checkers {
   [[nodiscard]] static int tier_pieces(Tier tier) { return Slice::of(tier).pieces(); }
   // Twelve pieces a side (core/game.h, HasMaxPieces).
   [[nodiscard]] static constexpr int max_pieces() { return 24; }
+  // The men index's tables (games/checkers/men_overlap.h; core/game.h, HasIndexTables).
+  [[nodiscard]] static std::uint64_t index_table_bytes() { return OverlapSums::most_bytes(); }
   [[nodiscard]] static Tier tier_of(const Slice& s) { return std::min(s.code(), s.reversed().code()); }
   [[nodiscard]] static Index slice_size(const Slice& s) {
     const int men = s.mover_men + s.other_men;
@@ -695,5 +697,6 @@ static_assert(CountsTierMoves<Checkers>);
 static_assert(HasEndPositionCount<Checkers>);
 static_assert(HasBoard<Checkers>);
 static_assert(HasMaxPieces<Checkers>);
+static_assert(HasIndexTables<Checkers>);
 
 }  // namespace gs::checkers

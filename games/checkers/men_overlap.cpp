@@ -12,7 +12,8 @@ namespace gs::checkers {
 
 namespace {
 
-constexpr std::size_t kTables = std::size_t{OverlapSums::kMaxMen + 1} * 8;
+// By White's men (1-12) and rank (1-7: where the regions overlap, Lw >= 2).
+constexpr std::size_t kTables = std::size_t{OverlapSums::kMaxMen} * 7;
 
 std::atomic<std::uint64_t> built_bytes{0};
 
@@ -37,12 +38,12 @@ OverlapSums::OverlapSums(int white_men, int rank) {
 }
 
 const OverlapSums& OverlapSums::of(int white_men, int rank) {
-  if (white_men < 1 || white_men > kMaxMen || rank < 0 || rank > 7)
+  if (white_men < 1 || white_men > kMaxMen || rank < 1 || rank > 7)
     fail("checkers: no men index table for {} men on ranks 1-{}", white_men, rank);
   static std::array<std::atomic<const OverlapSums*>, kTables> tables{};
   static std::array<std::unique_ptr<const OverlapSums>, kTables> owned;
   static std::mutex mutex;
-  const std::size_t key = static_cast<std::size_t>(white_men) * 8 + static_cast<std::size_t>(rank);
+  const std::size_t key = static_cast<std::size_t>(white_men - 1) * 7 + static_cast<std::size_t>(rank - 1);
   if (const OverlapSums* table = tables[key].load(std::memory_order_acquire)) return *table;
   const std::lock_guard lock(mutex);
   if (const OverlapSums* table = tables[key].load(std::memory_order_relaxed)) return *table;
@@ -54,6 +55,6 @@ const OverlapSums& OverlapSums::of(int white_men, int rank) {
 
 std::uint64_t OverlapSums::bytes_held() { return built_bytes.load(); }
 
-std::uint64_t OverlapSums::most_bytes() { return std::uint64_t{kMaxMen} * 8 * sizeof(OverlapSums); }
+std::uint64_t OverlapSums::most_bytes() { return kTables * sizeof(OverlapSums); }
 
 }  // namespace gs::checkers

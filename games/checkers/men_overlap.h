@@ -23,7 +23,7 @@
 // highest man is the largest square whose sum does not pass the index, and so on.
 //
 // H is a table per (nw, L) of 13 x 29 x 13 numbers (39 KiB), built on first use and kept:
-// at most 84 of them (3.3 MiB), whatever positions are ranked. Thread-safe.
+// at most 84 of them (ranks 1 to 7; 3.1 MiB), whatever positions are ranked. Thread-safe.
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -38,7 +38,7 @@ class OverlapSums {
  public:
   static constexpr int kMaxMen = 12;
   static constexpr int kSquareLimit = 28;  // men of a side stand below square 28 (seen from it)
-  // The table of (white_men, rank), 1 <= white_men <= 12 and 0 <= rank <= 7.
+  // The table of (white_men, rank), 1 <= white_men <= 12 and 1 <= rank <= 7.
   static const OverlapSums& of(int white_men, int rank);
   // The bytes of the tables built so far, and the most they can ever hold.
   static std::uint64_t bytes_held();
