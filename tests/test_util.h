@@ -203,6 +203,7 @@ class Child {
     return waited_;
   }
   void kill(int signal) { ::kill(pid_, signal); }
+  [[nodiscard]] pid_t pid() const { return pid_; }
   RunResult wait() {
     if (!waited_) {
       while (::waitpid(pid_, &status_, 0) < 0 && errno == EINTR) {
