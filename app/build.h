@@ -30,14 +30,17 @@ inline int threads_of(const CommonOptions& options) {
   return options.threads > 0 ? options.threads : default_threads();
 }
 
-inline retro::BuildOptions build_options_of(const CommonOptions& options, int threads) {
+template <Game G>
+retro::BuildOptions build_options_of(const G& game, const CommonOptions& options, int threads) {
   retro::BuildOptions build_options;
   // Every value stored: the derivable don't-cares (docs/FORMAT.md) cost a pass over
   // every position on writing and a derivation of each on reading a child tier; they
   // are for probing, and `gamesolver compress` adds them.
   build_options.solve.threads = threads;
   build_options.solve.quiet = options.quiet;
-  build_options.memory_bytes = static_cast<std::uint64_t>(options.memory_gib * (1ULL << 30));
+  // The game's index tables come out of --memory; the tiers get the rest.
+  const auto budget = static_cast<std::uint64_t>(options.memory_gib * (1ULL << 30));
+  build_options.memory_bytes = budget - std::min(budget / 2, index_table_bytes(game));
   return build_options;
 }
 
@@ -63,7 +66,7 @@ BuildSummary build_here(const G& game, const CommonOptions& options, int pieces,
   BuildSummary summary;
   double tier_seconds = 0;
   double write_seconds = 0;
-  retro::build(game, database, pieces, build_options_of(options, threads),
+  retro::build(game, database, pieces, build_options_of(game, options, threads),
                [&](const retro::TierReport& report) {
                  if (report.built) {
                    ++summary.built;
@@ -137,8 +140,9 @@ void build(const G& game, const CommonOptions& options, const BuildRequest& requ
     summary.directory = done.directory;
     if (on_summary) on_summary(summary);
   };
-  const std::optional<int> alone = dist::build_with_mpi(
-      game, db::Location::of(game, options.data), request.pieces, build_options_of(options, 1), mpi, events);
+  const std::optional<int> alone =
+      dist::build_with_mpi(game, db::Location::of(game, options.data), request.pieces,
+                           build_options_of(game, options, 1), mpi, events);
   if (!alone) return;
   CommonOptions single = options;
   single.threads = *alone;

@@ -35,6 +35,9 @@ class GameService {
   [[nodiscard]] virtual GameLabel label() const = 0;
   // The names of side 0 and side 1 of the side to move (`play --human`).
   [[nodiscard]] virtual std::array<std::string, 2> side_names() const = 0;
+  // The most pieces (as --pieces counts them) of any tier of the variant, where the game
+  // says (core/game.h, HasMaxPieces).
+  [[nodiscard]] virtual std::optional<int> max_pieces() const = 0;
 
   // on_summary is called once by the process that reports (under MPI, rank 0).
   virtual void build(const CommonOptions& options, const BuildRequest& request, const TierCallback& on_tier,

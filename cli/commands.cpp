@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+#include <string>
+
 #include "cli/output.h"
 #include "core/error.h"
 #include "core/quote.h"
@@ -15,6 +18,22 @@ std::ostream& error_line(const Streams& streams) {
   return streams.err << "gamesolver: error: ";
 }
 
+// The commands that take --pieces (cli/command_line.cpp).
+bool takes_pieces(const std::string& command) {
+  return command == "build" || command == "verify" || command == "compress" || command == "stats" ||
+         command == "count";
+}
+
+// Refuses --pieces over the most pieces of any tier of the game: such a count names no
+// more tiers, and walking the index space it would span only costs time and memory.
+void check_pieces(const Invocation& invocation, const app::GameService& service) {
+  const std::optional<int> most = service.max_pieces();
+  if (!takes_pieces(invocation.command) || !most || invocation.pieces <= *most) return;
+  const app::GameLabel label = service.label();
+  throw UsageError(fmt::format("--pieces {} is more than {} ({}) has: its tiers hold at most {}",
+                               invocation.pieces, label.game, label.variant, *most));
+}
+
 }  // namespace
 
 int run(const Invocation& invocation, app::GameService& service, const Streams& streams) {
@@ -22,6 +41,7 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
   const app::CommonOptions& common = invocation.common;
   std::ostream& out = streams.out;
   const std::string game = service.label().game;
+  check_pieces(invocation, service);
   if (command == "build") {
     app::BuildRequest request = invocation.build;
     request.pieces = invocation.pieces;

@@ -38,6 +38,14 @@ struct Invocation {
   app::PerftRequest perft;
 };
 
+// A command line that parses but asks the game for what it has not (--pieces over the
+// most its tiers hold): reported as a command line that does not parse is, with exit
+// code 2 (bin/gamesolver.cpp).
+class UsageError : public Error {
+ public:
+  using Error::Error;
+};
+
 struct Streams {
   std::istream& in;
   std::ostream& out;
@@ -47,7 +55,8 @@ struct Streams {
 // Runs the command on the service of the invocation's game; returns the exit code.
 // Errors the user can cause are thrown as gs::Error; failures found in the databases
 // (a tier not built for stats, an inconsistency for verify) are printed to err as
-// "gamesolver: error: ..." with exit code 1.
+// "gamesolver: error: ..." with exit code 1. --pieces over the game's most throws
+// UsageError.
 int run(const Invocation& invocation, app::GameService& service, const Streams& streams);
 
 }  // namespace gs::cli

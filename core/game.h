@@ -34,6 +34,9 @@
 //   size(tier)                      the number of indices of the tier.
 //   tier_name(tier), parse_tier()   a tier's name in files and on the command line.
 //   tier_pieces(tier)               the number of pieces, for counts and stats.
+//   max_pieces()                    OPTIONAL (HasMaxPieces): the most tier_pieces of any
+//                                   tier of the variant (checkers 24); `--pieces` above it
+//                                   is refused, as it names no more tiers.
 //   rank(pos)                       {tier, index} of the canonical representative of
 //                                   pos under the game's symmetries; pos must not be
 //                                   terminal.
@@ -71,6 +74,10 @@
 // OPTIONAL: counting and indexing
 //   symmetric(pos, out)             every position equivalent to pos under the game's
 //                                   symmetries, pos included (tests, counts).
+//   index_table_bytes()             the most memory rank and unrank ever keep in tables
+//                                   they build on first use (HasIndexTables): bounded
+//                                   whatever is ranked, and counted in the --memory
+//                                   budgets of build and solve.
 //   end_positions(pieces)           the number of end positions by the rules (count).
 //   baseline_size(tier),            the size of a published index for the tier, and
 //   baseline_name()                 whose it is, to print beside ours (count).
@@ -172,6 +179,30 @@ concept HasSymmetries = requires(const G& game, const typename G::Position& pos,
                                  std::vector<typename G::Position>& out) {
   { game.symmetric(pos, out) } -> std::same_as<void>;
 };
+
+// OPTIONAL: the most pieces a tier holds (see above). Called on the instance: it may
+// depend on the variant (the mill boards).
+template <class G>
+concept HasMaxPieces = requires(const G& game) {
+  { game.max_pieces() } -> std::convertible_to<int>;
+};
+
+// OPTIONAL: the bound on the tables ranking keeps (see above).
+template <class G>
+concept HasIndexTables = requires(const G& game) {
+  { game.index_table_bytes() } -> std::convertible_to<std::uint64_t>;
+};
+
+// The memory the game's index tables may hold: index_table_bytes(), or 0.
+template <Game G>
+std::uint64_t index_table_bytes(const G& game) {
+  if constexpr (HasIndexTables<G>) {
+    return game.index_table_bytes();
+  } else {
+    (void)game;
+    return 0;
+  }
+}
 
 template <class G>
 concept HasEndPositionCount = requires(const G& game, int pieces) {

@@ -110,4 +110,8 @@ PositionCache::PositionCache(std::size_t entries) {
   mask_ = size - 1;
 }
 
+std::uint64_t PositionCache::bytes_for(std::size_t entries) {
+  return entries == 0 ? 0 : std::bit_floor(entries) * sizeof(Slot);
+}
+
 }  // namespace gs::db

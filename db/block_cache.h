@@ -214,6 +214,8 @@ class PositionCache {
  public:
   // entries is rounded down to a power of two; 0 turns the cache off.
   explicit PositionCache(std::size_t entries);
+  // The memory a cache of `entries` entries holds.
+  static std::uint64_t bytes_for(std::size_t entries);
 
   // The sequence lock without fences (Boehm, "Can seqlocks get along with programming
   // language memory models?", 2012): the writer stores the entry with release after

@@ -33,6 +33,19 @@ struct PositionCounts {
     indices += other.indices;
     baseline += other.baseline;
   }
+  // add(other), or false (and this unchanged) where a count would pass 2^64 - 1: the
+  // totals of a piece count may (checkers from 19 pieces on).
+  [[nodiscard]] bool add_checked(const PositionCounts& other) {
+    PositionCounts sum;
+    const bool overflow = __builtin_add_overflow(positions, other.positions, &sum.positions) ||
+                          __builtin_add_overflow(stalemates, other.stalemates, &sum.stalemates) ||
+                          __builtin_add_overflow(terminal, other.terminal, &sum.terminal) ||
+                          __builtin_add_overflow(classes, other.classes, &sum.classes) ||
+                          __builtin_add_overflow(indices, other.indices, &sum.indices) ||
+                          __builtin_add_overflow(baseline, other.baseline, &sum.baseline);
+    if (!overflow) *this = sum;
+    return !overflow;
+  }
 };
 
 struct CountOptions {
@@ -119,7 +132,12 @@ CountResult count_positions(const G& game, int pieces, const CountOptions& optio
     for (const PositionCounts& c : partial) sum.add(c);
     sum.indices = size;
     if constexpr (HasBaselineSize<G>) sum.baseline = game.baseline_size(tier);
-    by_pieces[game.tier_pieces(tier)].add(sum);
+    if (!by_pieces[game.tier_pieces(tier)].add_checked(sum)) {
+      fail(
+          "count: the {}-piece tiers hold more than 2^64 - 1 indices, more than a count can say: count up to "
+          "fewer pieces",
+          game.tier_pieces(tier));
+    }
     result.tiers.push_back({game.tier_name(tier), sum});
     for (const MaterialCounts& list : partial_materials) {
       for (const auto& [code, counts] : list) by_material[{game.tier_pieces(tier), code}].add(counts);

@@ -14,6 +14,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -257,6 +259,191 @@ TEST(CheckersIndex, OverlappingRegionsAreGapFree) {
   GS_EXPECT_NO_FAILURES(failures);
   EXPECT_EQ(counts.holes, 0U);
   EXPECT_GT(counts.indices, 0U);
+}
+
+// The men index where the two sides' men regions overlap (games/checkers/men_overlap.h)
+// against the running totals it sums in closed form: totals[i], the White placements left
+// by every Black placement before the i-th in colex order, kept here as a table per slice.
+// For each overlapping slice without kings (its index is its men index) of at most
+// `most` Black placements: unrank of sampled indices, and of both ends of sampled Black
+// placements' blocks, gives the Black placement the totals give, rank gives the index
+// back, and the slice's size is the last total.
+void expect_running_totals(Index most, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  Failures failures;
+  int slices = 0;
+  for (int nb = 1; nb <= 12; ++nb) {
+    for (int nw = 1; nw <= 12; ++nw) {
+      for (int lb = 2; lb <= 7; ++lb) {
+        for (int lw = 9 - lb; lw <= 7; ++lw) {
+          const Index placements = men_placements(nb, lb);
+          if (placements == 0 || placements > most || men_placements(nw, lw) == 0) continue;
+          // Black's placements with a man on rank lb in colex order: the first is nb - 1
+          // men on the lowest squares and one on the rank's first square (or the nb
+          // lowest squares, where they reach the rank); Gosper's hack steps to the next.
+          std::vector<std::uint32_t> blacks(placements);
+          std::vector<Index> totals(placements + 1);
+          std::uint32_t black =
+              nb - 1 >= 4 * (lb - 1) ? (1U << nb) - 1 : ((1U << (nb - 1)) - 1) | 1U << (4 * (lb - 1));
+          for (Index i = 0; i < placements; ++i) {
+            blacks[i] = black;
+            const std::uint32_t blocked = turned(black);
+            const int free = 4 * lw - std::popcount(blocked & ((1U << (4 * lw)) - 1));
+            const int below = 4 * (lw - 1) - std::popcount(blocked & ((1U << (4 * (lw - 1))) - 1));
+            totals[i + 1] = totals[i] + binomial(free, nw) - binomial(below, nw);
+            const std::uint32_t low = black & (~black + 1);
+            const std::uint32_t ripple = black + low;
+            black = ripple | (((black ^ ripple) >> 2) / low);
+          }
+          const Slice s{0, 0, nb, nw, lb, lw};
+          const Tier tier = Checkers::tier_of(s);
+          const bool first = s.code() == tier;
+          const Index offset = first ? 0 : Checkers::size(tier) - totals.back();
+          if (Checkers::slice_size(s) != totals.back()) {
+            failures.add(fmt::format("slice {}{}: size {}, totals {}", Checkers::tier_name(tier),
+                                     first ? "" : " (reversed)", Checkers::slice_size(s), totals.back()));
+            continue;
+          }
+          if (totals.back() == 0) continue;  // no room for White's men
+          ++slices;
+          std::vector<Index> samples;
+          for (int k = 0; k < 24; ++k) {
+            samples.push_back(random() % totals.back());
+            const Index i = random() % placements;
+            if (totals[i + 1] > totals[i]) samples.insert(samples.end(), {totals[i], totals[i + 1] - 1});
+          }
+          samples.insert(samples.end(), {0, totals.back() - 1});
+          for (const Index x : samples) {
+            const auto found = Checkers::unrank(tier, offset + x);
+            if (!found) {
+              failures.add(fmt::format("tier {} index {}: a hole", Checkers::tier_name(tier), offset + x));
+              continue;
+            }
+            const Position seen = first ? *found : Checkers::reversed(*found);
+            const auto i = static_cast<std::size_t>(std::upper_bound(totals.begin(), totals.end(), x) -
+                                                    totals.begin() - 1);
+            if (seen.side != kBlack || seen.men[kBlack] != blacks[i] ||
+                Checkers::rank(*found) != Ranked{tier, offset + x}) {
+              failures.add(fmt::format("tier {} index {}: {}, Black's men {:#x} where the totals give {:#x}",
+                                       Checkers::tier_name(tier), offset + x, Checkers::position_text(*found),
+                                       seen.men[kBlack], blacks[i]));
+            }
+          }
+        }
+      }
+    }
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_GT(slices, 100);
+}
+
+TEST(CheckersIndex, OverlapIndexIsTheRunningTotals) { expect_running_totals(Index{1} << 14, kSeed); }
+
+TEST(CheckersIndexSlow, OverlapIndexIsTheRunningTotalsLargerSlices) {
+  expect_running_totals(Index{1} << 22, kSeed + 1);
+}
+
+// Boards with both colours and n pieces, at most twelve a side, side to move not
+// counted, counted row by row apart from the index: Black's men on rows 0-6, White's on
+// rows 1-7, then the kings on the squares left.
+std::uint64_t boards_with_both_colours(int pieces) {
+  // men[b][w]: placements of b Black and w White men.
+  std::array<std::array<std::uint64_t, 13>, 13> men{};
+  men[0][0] = 1;
+  for (int row = 0; row < 8; ++row) {
+    std::array<std::array<std::uint64_t, 13>, 13> next{};
+    for (int b = 0; b <= 12; ++b) {
+      for (int w = 0; w <= 12; ++w) {
+        if (men[b][w] == 0) continue;
+        for (int rb = 0; rb <= (row == 7 ? 0 : 4); ++rb) {
+          for (int rw = 0; rb + rw <= 4 && rw <= (row == 0 ? 0 : 4); ++rw) {
+            if (b + rb <= 12 && w + rw <= 12)
+              next[b + rb][w + rw] += men[b][w] * binomial(4, rb) * binomial(4 - rb, rw);
+          }
+        }
+      }
+    }
+    men = next;
+  }
+  std::uint64_t boards = 0;
+  for (int bm = 0; bm <= 12; ++bm) {
+    for (int wm = 0; wm <= 12; ++wm) {
+      for (int bk = 0; bm + bk <= 12; ++bk) {
+        const int wk = pieces - bm - wm - bk;
+        if (wk < 0 || wm + wk > 12 || bm + bk == 0 || wm + wk == 0) continue;
+        boards += men[bm][wm] * binomial(32 - bm - wm, bk) * binomial(32 - bm - wm - bk, wk);
+      }
+    }
+  }
+  return boards;
+}
+
+// Every tier up to the game's 24 pieces, from its size alone: the sizes of a piece
+// count's tiers add up to its boards with both colours (the end positions are the
+// others). Sizes of slices whose men regions overlap come from men_overlap.h's sums.
+TEST(CheckersIndex, SizesAddUpToTheBoardsUpToTwentyFourPieces) {
+  EXPECT_EQ(boards_with_both_colours(6) + Checkers::end_positions(6), 2503611964U);
+  std::array<std::uint64_t, 25> sizes{};
+  for (const Tier tier : game.tiers(Checkers::max_pieces()))
+    sizes[static_cast<std::size_t>(Checkers::tier_pieces(tier))] += Checkers::size(tier);
+  for (int pieces = 2; pieces <= 24; ++pieces)
+    EXPECT_EQ(sizes[static_cast<std::size_t>(pieces)], boards_with_both_colours(pieces)) << pieces;
+  EXPECT_EQ(game.tiers(25), game.tiers(24));
+}
+
+// Every material of up to 24 pieces, both sides' men as far advanced as can be and
+// sampled at random: rank and unrank are inverses, the index is inside its tier, and the
+// tables the index keeps stay within their fixed bound, far below a table per slice.
+TEST(CheckersIndex, RankUnrankEveryMaterialWithinFixedTables) {
+  std::mt19937_64 random(kSeed);
+  Failures failures;
+  int materials = 0;
+  for (int bk = 0; bk <= 12; ++bk) {
+    for (int bm = 0; bk + bm <= 12; ++bm) {
+      for (int wk = 0; wk <= 12; ++wk) {
+        for (int wm = 0; wk + wm <= 12; ++wm) {
+          if (bk + bm == 0 || wk + wm == 0) continue;
+          ++materials;
+          for (int sample = 0; sample < 4; ++sample) {
+            // Men: one on each side's last rank before crowning where the sample says,
+            // the others anywhere a man may stand; kings on the squares left.
+            Position pos;
+            pos.side = sample % 2 == 0 ? kBlack : kWhite;
+            auto place = [&](std::uint32_t allowed, int count) {
+              std::uint32_t set = 0;
+              while (std::popcount(set) < count) {
+                const std::uint32_t bit = 1U << (random() % 32);
+                if ((allowed & bit) != 0 && ((set | pos.occupied()) & bit) == 0) set |= bit;
+              }
+              return set;
+            };
+            if (sample < 2) {
+              if (bm > 0) pos.men[kBlack] = place(0x0F000000U, 1);
+              if (wm > 0) pos.men[kWhite] = place(0x000000F0U, 1);
+            }
+            pos.men[kBlack] |= place(0x0FFFFFFFU, bm - std::popcount(pos.men[kBlack]));
+            pos.men[kWhite] |= place(0xFFFFFFF0U, wm - std::popcount(pos.men[kWhite]));
+            pos.kings[kBlack] = place(~0U, bk);
+            pos.kings[kWhite] = place(~0U, wk);
+            const Ranked ranked = Checkers::rank(pos);
+            const auto back = Checkers::unrank(ranked.tier, ranked.index);
+            // The tier's own orientation: pos, or its colour reversal.
+            if (ranked.index >= Checkers::size(ranked.tier) || !back ||
+                (*back != pos && *back != Checkers::reversed(pos)) || Checkers::rank(*back) != ranked) {
+              failures.add(fmt::format("{}: tier {} index {} of {} unranks to {}",
+                                       Checkers::position_text(pos), Checkers::tier_name(ranked.tier),
+                                       ranked.index, Checkers::size(ranked.tier),
+                                       back ? Checkers::position_text(*back) : "a hole"));
+            }
+          }
+        }
+      }
+    }
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_EQ(materials, 8100);
+  EXPECT_LE(OverlapSums::bytes_held(), OverlapSums::most_bytes());
+  EXPECT_LE(OverlapSums::most_bytes(), std::uint64_t{4} << 20);
 }
 
 TEST(CheckersIndex, RankUnrankSampledUpToSixPieces) {

@@ -5,6 +5,7 @@
 // every inconsistency counted, the build's progress); and the lock that keeps two
 // writers out of one database directory.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <unistd.h>
@@ -594,6 +595,56 @@ TEST(Cli, UsageErrorsHaveThePrefixAndExitTwo) {
   }
   // Errors past the parser (a bad position) exit 1.
   EXPECT_EQ(gamesolver(dir, {"probe", "jungle", "x", "--data", data}).exit_code, 1);
+}
+
+// --pieces is capped at the most pieces of any tier of the game (core/game.h,
+// max_pieces): checkers 24, Jungle 8, the mill games half the board's points, a side
+// (12; 8 on the Six Men's Morris board). Over the cap every command that takes --pieces
+// is a usage error naming the option and the cap, given before anything is read or
+// built (`count checkers --pieces 64 --sizes` was once killed for memory). At the cap,
+// count --sizes answers at once; for checkers it says that the indices of 19 pieces and
+// more add up to more than a 64-bit count, and counts up to 18.
+TEST(Cli, PiecesAreCappedAtWhatTheGameHas) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  struct Cap {
+    std::vector<std::string> game;
+    int most;
+  };
+  for (const Cap& cap :
+       {Cap{{"checkers"}, 24}, Cap{{"jungle"}, 8}, Cap{{"morris"}, 12},
+        Cap{{"morris", "--variant", "morabaraba"}, 12}, Cap{{"morris", "--variant", "six"}, 8}}) {
+    for (const char* command : {"build", "verify", "compress", "stats", "count"}) {
+      for (const int pieces : {cap.most + 1, 64}) {
+        std::vector<std::string> args = {command};
+        args.insert(args.end(), cap.game.begin(), cap.game.end());
+        args.insert(args.end(), {"--pieces", std::to_string(pieces), "--data", data});
+        SCOPED_TRACE(fmt::format("{}", fmt::join(args, " ")));
+        const RunResult r = gamesolver(dir, args);
+        EXPECT_EQ(r.exit_code, 2) << describe(r);
+        expect_error(r, fmt::format("--pieces {} is more than {}", pieces, cap.game.front()));
+        expect_error(r,
+                     fmt::format("its tiers hold at most {} (see gamesolver {} --help)", cap.most, command));
+      }
+    }
+    std::vector<std::string> count = {"count"};
+    count.insert(count.end(), cap.game.begin(), cap.game.end());
+    count.insert(count.end(), {"--pieces", std::to_string(cap.most), "--sizes", "--json", "--quiet"});
+    const RunResult r = gamesolver(dir, count);
+    if (cap.game.front() == "checkers") {
+      EXPECT_EQ(r.exit_code, 1) << describe(r);
+      expect_error(r, "the 19-piece tiers hold more than 2^64 - 1 indices");
+    } else {
+      EXPECT_SUCCESS(r);
+    }
+  }
+  const RunResult r =
+      gamesolver(dir, {"count", "checkers", "--pieces", "18", "--sizes", "--json", "--quiet"});
+  EXPECT_SUCCESS(r);
+  const json rows = json::parse(r.out).at("counts");
+  ASSERT_EQ(rows.size(), 17U);
+  EXPECT_EQ(rows.back().at("indices").get<std::uint64_t>(), 8568043414939516928U);  // 18 pieces
+  EXPECT_FALSE(fs::exists(data));
 }
 
 // No game's notation starts a position with '-': text that does follows "--", which

@@ -110,6 +110,27 @@ TEST(MorrisBoard, ClassesPartitionTheSets) {
   }
 }
 
+// The tables of classes, once built for every number of stones, hold what the board
+// declares as its index tables (Morris::index_table_bytes, counted in --memory): the
+// small boards in full here, the 24-point boards by their declared size.
+TEST(MorrisBoard, ClassTablesHoldWhatTheBoardDeclares) {
+  for (const BoardKind kind : {BoardKind::kSix, BoardKind::kSeven}) {
+    const Geometry& board = Geometry::of(kind);
+    std::uint64_t bytes = 0;
+    for (int count = 0; count <= board.points(); ++count) {
+      const Geometry::Classes& classes = board.classes(count);
+      bytes +=
+          (classes.entry.capacity() + classes.representative.capacity() + classes.stabilizer.capacity()) *
+          sizeof(std::uint32_t);
+    }
+    EXPECT_EQ(bytes, board.class_table_bytes()) << board.name();
+  }
+  EXPECT_EQ(variant("six").index_table_bytes(), Geometry::of(BoardKind::kSix).class_table_bytes());
+  const std::uint64_t nine = Morris().index_table_bytes();
+  EXPECT_GE(nine, std::uint64_t{64} << 20);  // an entry per set of points: 2^24 of 4 bytes
+  EXPECT_LE(nine, std::uint64_t{80} << 20);
+}
+
 TEST(MorrisIndex, LargestStandardSectorIsBelowGassersIndex) {
   const Morris game;
   const Tier tier = game.parse_tier("8-8-0-0");

@@ -4,11 +4,9 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <cctype>
 #include <charconv>
-#include <memory>
-#include <mutex>
+#include <optional>
 
 #include "core/quote.h"
 
@@ -427,45 +425,6 @@ Tier Checkers::parse_tier(std::string_view text) {
   return s.code();
 }
 
-const Index* Checkers::men_prefix_table(const Slice& s) {
-  const int nb = s.mover_men;
-  const int nw = s.other_men;
-  const int lb = s.mover_lead;
-  const int lw = s.other_lead;
-  if (nb == 0 || nw == 0 || lb + lw < 9 || lb > 7 || lw > 7 || nb > 12 || nw > 12) return nullptr;
-  constexpr std::size_t kEntries = std::size_t{13} * 13 * 8 * 8;
-  static std::array<std::atomic<const Index*>, kEntries> tables{};
-  static std::mutex mutex;
-  static std::vector<std::unique_ptr<Index[]>> owned;
-  const std::size_t key = ((static_cast<std::size_t>(nb) * 13 + static_cast<std::size_t>(nw)) * 8 +
-                           static_cast<std::size_t>(lb)) *
-                              8 +
-                          static_cast<std::size_t>(lw);
-  if (const Index* table = tables[key].load(std::memory_order_acquire)) return table;
-  const std::lock_guard lock(mutex);
-  if (const Index* table = tables[key].load(std::memory_order_relaxed)) return table;
-  // Black's placements in colex order (Gosper's hack: the next larger set of as many
-  // squares), each followed by as many White placements as its men leave.
-  const Index count = men_placements(nb, lb);
-  auto table = std::make_unique<Index[]>(count + 1);
-  std::uint32_t black = colex_unrank(binomial(4 * (lb - 1), nb), 4 * lb, nb);
-  Index total = 0;
-  for (Index i = 0; i < count; ++i) {
-    table[i] = total;
-    const std::uint32_t blocked = turned(black) & region(lw);
-    const int below_lead = 4 * (lw - 1) - std::popcount(blocked & region(lw - 1));
-    const int free = 4 * lw - std::popcount(blocked);
-    total += binomial(free, nw) - binomial(below_lead, nw);
-    const std::uint32_t low = black & -black;
-    const std::uint32_t ripple = black + low;
-    black = ripple | (((black ^ ripple) >> 2) / low);
-  }
-  table[count] = total;
-  tables[key].store(table.get(), std::memory_order_release);
-  owned.push_back(std::move(table));
-  return owned.back().get();
-}
-
 namespace {
 
 // Division of 32-bit numbers by a fixed divisor without a divide instruction (Lemire,
@@ -488,14 +447,13 @@ struct Divisor32 {
 // a scan or a level of the retrograde solver unranks millions of indices of one tier.
 struct SliceShape {
   Slice slice;
-  int free = 0;                   // squares the men leave
-  Index other_kings_count = 0;    // placements of the other side's kings
-  Index mover_kings_count = 0;    // of the mover's
-  const Index* prefix = nullptr;  // Checkers::men_prefix, or nullptr
-  Index black_placements = 0;     // of the mover's men
-  Index per_black = 0;            // the other side's men placements (without prefix)
-  Index black_first = 0;          // colex rank of the mover's first placement
-  bool small = false;             // king counts and indices fit 32 bits: the divisors below
+  int free = 0;                       // squares the men leave
+  Index other_kings_count = 0;        // placements of the other side's kings
+  Index mover_kings_count = 0;        // of the mover's
+  std::optional<MenOverlap> overlap;  // where the two sides' men regions overlap
+  Index per_black = 0;                // the other side's men placements (no overlap)
+  Index black_first = 0;              // colex rank of the mover's first placement
+  bool small = false;                 // king counts and indices fit 32 bits: the divisors below
   Divisor32 other_kings_divisor;
   Divisor32 mover_kings_divisor;
 };
@@ -523,8 +481,8 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
       shaped.free = kSquares - s.mover_men - s.other_men;
       shaped.other_kings_count = binomial(shaped.free - s.mover_kings, s.other_kings);
       shaped.mover_kings_count = binomial(shaped.free, s.mover_kings);
-      shaped.prefix = men_prefix(s);
-      shaped.black_placements = men_placements(s.mover_men, s.mover_lead);
+      shaped.overlap.reset();
+      if (overlaps(s)) shaped.overlap.emplace(overlap_of(s));
       shaped.per_black = s.other_men > 0 ? men_placements(s.other_men, s.other_lead) : 1;
       shaped.black_first = s.mover_men > 0 ? binomial(4 * (s.mover_lead - 1), s.mover_men) : 0;
       shaped.small = slice_size(s) <= 0xFFFFFFFFU;
@@ -568,16 +526,17 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
   } else {
     Index black = men_index;
     Index white = 0;
-    if (shaped.prefix != nullptr) {
-      const Index* end = shaped.prefix + shaped.black_placements + 1;
-      black = static_cast<Index>(std::upper_bound(shaped.prefix, end, men_index) - shaped.prefix - 1);
-      white = men_index - shaped.prefix[black];
-    } else if (s.other_men > 0) {
-      black = men_index / shaped.per_black;
-      white = men_index % shaped.per_black;
+    if (shaped.overlap) {
+      white = men_index;
+      pos.men[kBlack] = shaped.overlap->black_of(white);
+    } else {
+      if (s.other_men > 0) {
+        black = men_index / shaped.per_black;
+        white = men_index % shaped.per_black;
+      }
+      if (s.mover_men > 0)
+        pos.men[kBlack] = colex_unrank(black + shaped.black_first, 4 * s.mover_lead, s.mover_men);
     }
-    if (s.mover_men > 0)
-      pos.men[kBlack] = colex_unrank(black + shaped.black_first, 4 * s.mover_lead, s.mover_men);
     if (s.other_men > 0) {
       const std::uint32_t blocked = turned(pos.men[kBlack]) & region(s.other_lead);
       const int below_lead = 4 * (s.other_lead - 1) - std::popcount(blocked & region(s.other_lead - 1));

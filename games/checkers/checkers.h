@@ -33,9 +33,9 @@
 // so every index is a placement with its leading man on rank L; White's men (seen from
 // White's side) the same way among the squares of their ranks that Black's men leave
 // free. Where the two regions overlap (Lb + Lw > 8) the number of White placements
-// depends on Black's, and a table of running totals per Black placement gives the
-// offsets. Kings are ranked on the f squares the men leave free, the mover's first. No
-// index is a hole.
+// depends on Black's, and the offsets are sums over Black's men in closed form
+// (games/checkers/men_overlap.h: small tables, never one per Black placement). Kings
+// are ranked on the f squares the men leave free, the mover's first. No index is a hole.
 #include <array>
 #include <bit>
 #include <cstdint>
@@ -47,6 +47,7 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "games/checkers/men_overlap.h"
 
 namespace gs::checkers {
 
@@ -299,6 +300,10 @@ class Checkers {
   [[nodiscard]] static std::string tier_name(Tier tier);
   [[nodiscard]] static Tier parse_tier(std::string_view text);
   [[nodiscard]] static int tier_pieces(Tier tier) { return Slice::of(tier).pieces(); }
+  // Twelve pieces a side (core/game.h, HasMaxPieces).
+  [[nodiscard]] static constexpr int max_pieces() { return 24; }
+  // The men index's tables (games/checkers/men_overlap.h; core/game.h, HasIndexTables).
+  [[nodiscard]] static std::uint64_t index_table_bytes() { return OverlapSums::most_bytes(); }
   [[nodiscard]] static Tier tier_of(const Slice& s) { return std::min(s.code(), s.reversed().code()); }
   [[nodiscard]] static Index slice_size(const Slice& s) {
     const int men = s.mover_men + s.other_men;
@@ -411,7 +416,7 @@ class Checkers {
       m.kings_men = men_index(seen, s);
       // Where the two sides' men regions do not overlap, a step of the mover's man
       // changes only its own side's part of the men index.
-      m.overlap = men_prefix(s) != nullptr;
+      m.overlap = overlaps(s);
       m.per_black = s.other_men == 0 ? 1 : men_placements(s.other_men, s.other_lead);
       m.white = m.kings_men - black_men_index(seen, s) * m.per_black;
     }
@@ -662,27 +667,25 @@ class Checkers {
     return rank - binomial(4 * (s.mover_lead - 1), s.mover_men);
   }
   static Index men_index(const Position& p, const Slice& s) {
-    const Index black = black_men_index(p, s);
-    if (s.other_men == 0) return black;
+    if (s.other_men == 0) return black_men_index(p, s);
     const std::uint32_t blocked = turned(p.men[kBlack]) & region(s.other_lead);
     const int below_lead = 4 * (s.other_lead - 1) - std::popcount(blocked & region(s.other_lead - 1));
     const Index white = colex_among(turned(p.men[kWhite]), blocked) - binomial(below_lead, s.other_men);
-    const Index* prefix = men_prefix(s);
-    return (prefix != nullptr ? prefix[black] : black * men_placements(s.other_men, s.other_lead)) + white;
+    if (overlaps(s)) return overlap_of(s).first(p.men[kBlack]) + white;
+    return black_men_index(p, s) * men_placements(s.other_men, s.other_lead) + white;
   }
   // The squares of ranks 1..lead of a side seen from its own back row.
   static constexpr std::uint32_t region(int lead) { return lead >= 8 ? ~0U : (1U << (4 * lead)) - 1; }
-  // Where the two sides' men regions overlap, the number of White placements depends on
-  // Black's: prefix[i] is the first men index of Black's placement i (with one entry more
-  // for the total). nullptr where they do not overlap (every Black placement leaves the
-  // same men_placements(White)). Built on first use, thread-safe.
-  static const Index* men_prefix(const Slice& s) {
-    if (s.mover_men == 0 || s.other_men == 0 || s.mover_lead + s.other_lead < 9) return nullptr;
-    return men_prefix_table(s);
+  // Whether the two sides' men regions overlap: the number of White placements then
+  // depends on Black's, and the men index comes from games/checkers/men_overlap.h.
+  static bool overlaps(const Slice& s) {
+    return s.mover_men != 0 && s.other_men != 0 && s.mover_lead + s.other_lead >= 9;
   }
-  static const Index* men_prefix_table(const Slice& s);
+  static MenOverlap overlap_of(const Slice& s) {
+    return {s.mover_men, s.other_men, s.mover_lead, s.other_lead};
+  }
   static Index men_pairs(const Slice& s) {
-    if (const Index* prefix = men_prefix(s)) return prefix[men_placements(s.mover_men, s.mover_lead)];
+    if (overlaps(s)) return overlap_of(s).pairs();
     return men_placements(s.mover_men, s.mover_lead) * men_placements(s.other_men, s.other_lead);
   }
 };
@@ -693,5 +696,7 @@ static_assert(KnowsTierMoves<Checkers>);
 static_assert(CountsTierMoves<Checkers>);
 static_assert(HasEndPositionCount<Checkers>);
 static_assert(HasBoard<Checkers>);
+static_assert(HasMaxPieces<Checkers>);
+static_assert(HasIndexTables<Checkers>);
 
 }  // namespace gs::checkers

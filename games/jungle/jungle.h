@@ -191,6 +191,8 @@ class Jungle {
   [[nodiscard]] static std::string tier_name(Tier tier);
   [[nodiscard]] static Tier parse_tier(std::string_view text);
   [[nodiscard]] static int tier_pieces(Tier tier) { return std::popcount(tier); }
+  // Every piece of both sides (core/game.h, HasMaxPieces).
+  [[nodiscard]] static constexpr int max_pieces() { return kPieceKinds; }
   [[nodiscard]] static bool colour_symmetric(unsigned material) {
     return white_set(material) == black_set(material);
   }
@@ -352,5 +354,6 @@ static_assert(HasSymmetries<Jungle>);
 static_assert(HasEndPositionCount<Jungle>);
 static_assert(KnowsTierMoves<Jungle>);
 static_assert(HasBoard<Jungle>);
+static_assert(HasMaxPieces<Jungle>);
 
 }  // namespace gs::jungle

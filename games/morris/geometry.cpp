@@ -132,6 +132,8 @@ const Geometry::Classes& Geometry::build_classes(int count) const {
   std::call_once(classes_once_[count], [&] {
     Classes& result = classes_[count];
     result.entry.assign(binomial(points_, count), 0);
+    result.representative.reserve(class_counts_[count]);
+    result.stabilizer.reserve(class_counts_[count]);
     if (count == 0) {
       result.representative.push_back(0);
       const std::uint32_t all = symmetries() == 32 ? ~0U : (1U << symmetries()) - 1;

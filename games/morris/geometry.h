@@ -118,6 +118,14 @@ class Geometry {
   [[nodiscard]] std::uint64_t class_count(int count) const { return class_counts_[count]; }
   // The number of classes of positions with w White and b Black stones (Burnside).
   [[nodiscard]] std::uint64_t position_classes(int w, int b) const;
+  // The memory classes() holds once it has built the tables of every count: the most it
+  // ever holds (the board's share of Morris::index_table_bytes).
+  [[nodiscard]] std::uint64_t class_table_bytes() const {
+    std::uint64_t entries = 0;
+    for (int count = 0; count <= points_; ++count)
+      entries += binomial(points_, count) + 2 * class_counts_[count];
+    return entries * sizeof(std::uint32_t);
+  }
 
   Geometry(const Geometry&) = delete;
   Geometry& operator=(const Geometry&) = delete;

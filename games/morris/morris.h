@@ -157,6 +157,13 @@ class Morris {
     const Sector s = Sector::of(tier);
     return std::max(s.w + s.wf, s.b + s.bf);
   }
+  // Stones a side: at most half the board's points, as the rules let a side start with
+  // and the tiers hold (core/game.h, HasMaxPieces); not the variant's own count, since
+  // tiers are built for more stones than a variant starts with.
+  [[nodiscard]] int max_pieces() const { return geometry_.points() / 2; }
+  // The board's tables of symmetry classes, built per number of stones on first use
+  // (core/game.h, HasIndexTables): 64 MiB of entries and the classes on the 24-point boards.
+  [[nodiscard]] std::uint64_t index_table_bytes() const { return geometry_.class_table_bytes(); }
   [[nodiscard]] Ranked rank(const Position& pos) const;
   [[nodiscard]] std::optional<Position> unrank(Tier tier, Index index) const;
   void unmoves(const Position& pos, UnmoveList<Morris>& out) const;
@@ -283,5 +290,7 @@ static_assert(Game<Morris>);
 static_assert(HasSymmetries<Morris>);
 static_assert(HasBaselineSize<Morris>);
 static_assert(HasBoard<Morris>);
+static_assert(HasMaxPieces<Morris>);
+static_assert(HasIndexTables<Morris>);
 
 }  // namespace gs::morris
