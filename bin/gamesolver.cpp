@@ -36,22 +36,24 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   gs::cli::CommandLine commands(app);
   gs::server::ServeCommand serve(app);
+  // A command line that does not parse, or asks for what a game does not have.
+  auto usage_error = [&](const char* what) {
+    std::fflush(stdout);
+    fmt::print(stderr, "gamesolver: error: {} (see {})\n", gs::printable(what), help_command(app));
+    return kUsageError;
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     // --help (and --help-all) print the help and exit 0, as CLI11 does.
     if (error.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(error);
-    std::fflush(stdout);
-    fmt::print(stderr, "gamesolver: error: {} (see {})\n", gs::printable(error.what()), help_command(app));
-    return kUsageError;
+    return usage_error(error.what());
   }
   try {
     if (serve.selected()) return serve.run();
     return commands.run();
   } catch (const gs::cli::UsageError& error) {
-    std::fflush(stdout);
-    fmt::print(stderr, "gamesolver: error: {} (see {})\n", gs::printable(error.what()), help_command(app));
-    return kUsageError;
+    return usage_error(error.what());
   } catch (const std::exception& error) {
     std::fflush(stdout);
     fmt::print(stderr, "gamesolver: error: {}\n", gs::printable(error.what()));

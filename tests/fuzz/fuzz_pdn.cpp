@@ -4,8 +4,6 @@
 // or replay may refuse the text (gs::Error); anything else aborts.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,14 +12,12 @@
 #include "core/error.h"
 #include "core/pdn.h"
 #include "registered_game_types.h"
+#include "tests/fuzz/die.h"
 
 namespace gs::fuzz {
 namespace {
 
-[[noreturn]] void die(const std::string& message) {
-  std::fprintf(stderr, "fuzz_pdn: %s\n", message.c_str());
-  std::abort();
-}
+[[noreturn]] void die(const std::string& message) { fuzz::die("fuzz_pdn", message); }
 
 template <RegisteredGame G>
 void replay_with(const pdn::Game& record) {

@@ -7,8 +7,6 @@
 // sanitizer report, a failed check) aborts.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -18,15 +16,13 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "registered_game_types.h"
+#include "tests/fuzz/die.h"
 #include "tests/game_battery.h"
 
 namespace gs::fuzz {
 namespace {
 
-[[noreturn]] void die(const std::string& message) {
-  std::fprintf(stderr, "fuzz_positions: %s\n", message.c_str());
-  std::abort();
-}
+[[noreturn]] void die(const std::string& message) { fuzz::die("fuzz_positions", message); }
 
 // Returns whether the position was accepted.
 template <Game G>
