@@ -12,16 +12,11 @@
 #include <system_error>
 
 #include "core/error.h"
+#include "core/host.h"
 
 namespace gs::db {
 
 namespace {
-
-std::string host_name() {
-  std::array<char, 256> name{};
-  if (::gethostname(name.data(), name.size() - 1) != 0) return "?";
-  return name.data();
-}
 
 // The first line of what fd holds (a holder's description), or "".
 std::string read_holder(int fd) {
@@ -57,7 +52,7 @@ DirectoryLock::DirectoryLock(const std::filesystem::path& directory, const std::
   }
   // Who holds the lock, for the error of a second writer. Best effort: a full disk must
   // not stop a build that writes nothing here.
-  const std::string text = fmt::format("pid {} on {}: {}\n", ::getpid(), host_name(), command);
+  const std::string text = fmt::format("pid {} on {}: {}\n", ::getpid(), host_name("?"), command);
   if (::ftruncate(fd_, 0) == 0) {
     [[maybe_unused]] const ssize_t written = ::pwrite(fd_, text.data(), text.size(), 0);
   }

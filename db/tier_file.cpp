@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/host.h"
 #include "db/file_io.h"
 
 namespace gs::db {
@@ -49,11 +50,7 @@ bool sync_directory(const std::filesystem::path& directory, bool whole_file_syst
 }
 
 // This machine's name, for the names of temporary files.
-std::string this_host() {
-  std::array<char, 256> name{};
-  if (::gethostname(name.data(), name.size() - 1) != 0) return "unknown";
-  return name.data();
-}
+std::string this_host() { return host_name("unknown"); }
 }  // namespace
 
 namespace io {

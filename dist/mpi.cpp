@@ -19,6 +19,7 @@
 #include <utility>
 
 #include "core/error.h"
+#include "core/host.h"
 #include "retro/tier_schedule.h"
 
 namespace gs::dist {
@@ -68,12 +69,6 @@ std::string receive_text(int from) {
   std::string text(static_cast<std::size_t>(length), '\0');
   check(MPI_Recv(text.data(), length, MPI_CHAR, from, kText, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
   return text;
-}
-
-std::string host_name() {
-  std::array<char, 256> name{};
-  if (::gethostname(name.data(), name.size() - 1) != 0) return "?";
-  return name.data();
 }
 
 // Appends a line to the progress log and syncs it, so a line read back is on disk.
@@ -297,7 +292,7 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
   // is killed, since MPI_Finalize would wait for it forever; a dead one is fine. One on
   // another machine cannot be told apart from a dead one from here: it is reported as
   // hung, and the caller ends the job.
-  const std::string here = host_name();
+  const std::string here = host_name("?");
   for (const int rank : summary.lost_ranks) {
     const Worker& worker = workers[static_cast<std::size_t>(rank)];
     bool dead = false;
@@ -323,7 +318,7 @@ void run_worker(const Session& session, const WorkerOptions& options,
                 const std::function<JobResult(Tier)>& build) {
   (void)session;
   send({kHello, 0, 0, 0, 0, static_cast<std::int64_t>(::getpid())}, 0, kToManager);
-  send_text(host_name(), 0);
+  send_text(host_name("?"), 0);
   const auto heartbeat = std::chrono::duration<double>(options.heartbeat_seconds);
   while (true) {
     const Message order = receive(0, kToWorker);
