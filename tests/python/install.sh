@@ -4,7 +4,8 @@
 # made (GAMESOLVER_BUILD_DIR), so nothing is compiled again.
 #   tests/python/install.sh PYTHON SOURCE_DIR BUILD_DIR VENV_DIR
 set -euo pipefail
-python=$1 source=$2 build=$3 venv=$4
+python=$1 source=$2 build=$3
+venv=$(realpath -m "$4")
 rm -rf "$venv"
 "$python" -m venv --system-site-packages "$venv"
 GAMESOLVER_BUILD_DIR=$build GAMESOLVER_SETUPTOOLS_DIR=$build/python/setuptools \
