@@ -15,7 +15,9 @@
 //
 // Threads: every const member may be called from any number of threads at once on one
 // Database (the caches are shared and lock-free on hits). build() may run while other
-// threads probe; tiers it writes are seen by later probes.
+// threads probe; tiers it writes are seen by later probes (a tier file replaced after a
+// probe opened it is seen by a Database opened afterwards). A moved-from Database may
+// only be assigned to or destroyed.
 //
 // Errors: every member throws gamesolver::Error (gamesolver/error.h) with the message
 // the command prints: ErrorKind::kInput for bad position or move text or a piece count

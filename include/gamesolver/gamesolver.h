@@ -14,7 +14,8 @@
  * until the thread's next failing call. Output pointers are untouched on failure.
  *
  * Threads: one gs_database may be probed by any number of threads at once. A gs_report
- * belongs to whoever made it; strings it returns live as long as it does.
+ * belongs to whoever made it; strings it returns live as long as it does. The
+ * gs_report_* accessors take a report gs_probe made (not NULL).
  *
  * Costs are the C++ library's: gs_open reads nothing; gs_probe costs a probe per legal
  * move and one for the position (a cache hit, or a block decompressed: tens of
