@@ -8,6 +8,7 @@
 #include "cli/output.h"
 #include "core/error.h"
 #include "core/quote.h"
+#include "gamesolver/database.h"
 
 namespace gs::cli {
 
@@ -65,7 +66,12 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     if (invocation.pdn) {
       print_analysis(out, service.analyse(common, *invocation.pdn, invocation.game_number), invocation.json);
     } else {
-      print_report(out, service.probe(common, invocation.position), invocation.json);
+      // Through the library other programs use (gamesolver/database.h), so that it
+      // answers as this command does.
+      const gamesolver::Database database = gamesolver::Database::open(common.data.string(), invocation.game,
+                                                                       invocation.variant, invocation.rules);
+      const gamesolver::Report report = database.probe(invocation.position);
+      out << (invocation.json ? report.json() + "\n" : report.text());
     }
     return 0;
   }
