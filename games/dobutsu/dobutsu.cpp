@@ -12,6 +12,9 @@ namespace gs::dobutsu {
 
 namespace {
 
+// An array subscript from a square or table number.
+constexpr std::size_t cell(int number) { return static_cast<std::size_t>(number); }
+
 constexpr std::string_view kKindLetters = ".LGECH";  // by kind, upper case for sente
 constexpr std::array<std::string_view, 6> kAnimals = {"", "lion", "giraffe", "elephant", "chick", "hen"};
 constexpr std::array<std::uint8_t, 3> kHandKinds = {kGiraffe, kElephant, kChick};
@@ -19,7 +22,8 @@ constexpr std::array<std::uint8_t, 3> kHandKinds = {kGiraffe, kElephant, kChick}
 // attack[owner][kind][square]: the squares a piece reaches in one step.
 struct Steps {
   std::array<std::array<std::array<std::uint16_t, kSquares>, 6>, 2> attack{};
-  std::array<int, kSquares * kSquares> lion_pair{};  // canonical lion placements, or -1
+  std::array<int, static_cast<std::size_t>(kSquares) * kSquares>
+      lion_pair{};  // canonical lion placements, or -1
   std::array<std::array<std::uint8_t, 2>, kLionPairs> lions{};
   // transform[t][square]: the square's image under the identity, the mirror, the turn and
   // the turn of the mirror (t = 0..3); each is its own inverse.
@@ -69,7 +73,7 @@ struct Steps {
       for (int mine = file; mine < kSquares; mine += kFiles) {
         for (int theirs = 0; theirs < kSquares; ++theirs) {
           if (theirs == mine || (file == 1 && file_of(theirs) == 2)) continue;
-          lion_pair[static_cast<std::size_t>(mine * kSquares + theirs)] = next;
+          lion_pair[cell(mine * kSquares + theirs)] = next;
           lions[static_cast<std::size_t>(next)] = {static_cast<std::uint8_t>(mine),
                                                    static_cast<std::uint8_t>(theirs)};
           ++next;
@@ -246,7 +250,7 @@ void Dobutsu::moves(const Position& pos, MoveList<Dobutsu>& out) const {
   }
   for (int from = 0; from < kSquares; ++from) {
     if ((own >> from & 1U) == 0) continue;
-    std::uint16_t targets = static_cast<std::uint16_t>(
+    auto targets = static_cast<std::uint16_t>(
         attack_mask(side, kind_of(pos.board[static_cast<std::size_t>(from)]), from) & ~own);
     while (targets != 0) {
       const int to = std::countr_zero(targets);
@@ -302,7 +306,7 @@ std::string Dobutsu::position_text(const Position& pos) {
   for (int rank = kRanks - 1; rank >= 0; --rank) {
     int empty = 0;
     for (int file = 0; file < kFiles; ++file) {
-      const std::uint8_t piece = pos.board[static_cast<std::size_t>(rank * kFiles + file)];
+      const std::uint8_t piece = pos.board[cell(rank * kFiles + file)];
       if (piece == kEmpty) {
         ++empty;
         continue;
@@ -365,8 +369,7 @@ Position Dobutsu::parse_position(std::string_view text) const {
       bad(fmt::format("'{}' is not a piece (L G E C H, l g e c h)", c));
     if (file >= kFiles) bad(fmt::format("rank {} has more than 3 squares", rank + 1));
     const int owner = std::isupper(static_cast<unsigned char>(c)) != 0 ? 0 : 1;
-    pos.board[static_cast<std::size_t>(rank * kFiles + file)] =
-        make_piece(static_cast<std::uint8_t>(kind), owner);
+    pos.board[cell(rank * kFiles + file)] = make_piece(static_cast<std::uint8_t>(kind), owner);
     ++file;
   }
   if (rank != 0 || file != kFiles) bad("the board does not have 4 ranks of 3 squares");
@@ -449,7 +452,7 @@ std::string Dobutsu::board_text(const Position& pos) {
   for (int rank = kRanks - 1; rank >= 0; --rank) {
     text += fmt::format("{} ", rank + 1);
     for (int file = 0; file < kFiles; ++file) {
-      const std::uint8_t piece = pos.board[static_cast<std::size_t>(rank * kFiles + file)];
+      const std::uint8_t piece = pos.board[cell(rank * kFiles + file)];
       text += piece == kEmpty ? '.' : piece_letter(piece);
     }
     text += '\n';
@@ -576,7 +579,7 @@ Position Dobutsu::unrank_word(Index rest, int lion0, int lion1) const {
     int power = 1;
     for (int s = 0; s < slot; ++s) power *= 3;
     const int held = 2 - (state / power) % 3;
-    const auto ways = static_cast<Index>(held + 1);
+    const Index ways = static_cast<Index>(held) + 1;
     const auto mine = static_cast<std::uint8_t>(rest % ways);
     rest /= ways;
     const auto kind_slot = static_cast<std::size_t>(hand_slot(slot_kind_[static_cast<std::size_t>(slot)]));
@@ -606,7 +609,7 @@ Ranked Dobutsu::rank(const Position& pos) const {
     mine = maps[static_cast<std::size_t>(transform)][static_cast<std::size_t>(lion0)];
     theirs = maps[static_cast<std::size_t>(transform)][static_cast<std::size_t>(lion1)];
   }
-  const auto pair = static_cast<Index>(steps().lion_pair[static_cast<std::size_t>(mine * kSquares + theirs)]);
+  const auto pair = static_cast<Index>(steps().lion_pair[cell(mine * kSquares + theirs)]);
   Index word = word_rank(pos, transform, mine, theirs);
   if (file_of(mine) == 1 && file_of(theirs) == 1)
     word = std::min(word, word_rank(pos, transform ^ 1, mine, theirs));
