@@ -2,7 +2,7 @@
 // positions reachable from the start, and the wins, draws and losses among them and
 // among all positions, read from a built database.
 //
-//   dobutsu_reachable DATA     (after: gamesolver build dobutsu --data DATA)
+//   dobutsu_reachable DATA [--reachable-only]    (after: gamesolver build dobutsu --data DATA)
 //
 // Positions are counted as Tanaka counts them: with the side to move put as sente (the
 // board turned), but the mirror images counted apart (an index whose position is not its
@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <exception>
+#include <string_view>
 #include <vector>
 
 #include "db/database.h"
@@ -42,7 +43,7 @@ bool can_take_lion(const Position& pos) {
   return lion >= 0 && Dobutsu::attacks(pos, pos.side, lion);
 }
 
-int run(const char* data) {
+int run(const char* data, bool reachable_only) {
   const Dobutsu game;
   gs::db::Database database(gs::db::Location::of(game, data));
   const gs::db::TierReader* reader = database.find(game, 0);
@@ -52,17 +53,18 @@ int run(const char* data) {
   }
   const Index size = game.size(0);
   Tally all;
-  for (Index index = 0; index < size; ++index) {
+  for (Index index = 0; index < size && !reachable_only; ++index) {
     const auto pos = game.unrank(0, index);
     if (!pos) continue;
     all.add(reader->code(index), Dobutsu::has_symmetry(*pos) ? 1 : 2);
   }
-  all.print("all positions");
+  if (!reachable_only) all.print("all positions");
 
   std::vector<bool> seen(size, false);
   std::vector<std::uint32_t> frontier;
   std::vector<std::uint32_t> next;
   Tally reached;
+  std::uint64_t classes = 0;  // indices reached: positions up to the mirror
   const Position start = game.start();
   const Index first = game.rank(start).index;
   seen[first] = true;
@@ -74,6 +76,7 @@ int run(const char* data) {
     for (const std::uint32_t index : frontier) {
       const Position pos = *game.unrank(0, index);
       reached.add(reader->code(index), Dobutsu::has_symmetry(pos) ? 1 : 2);
+      ++classes;
       if (Dobutsu::terminal(pos) || can_take_lion(pos)) continue;
       game.moves(pos, moves);
       for (const auto& move : moves) {
@@ -89,6 +92,7 @@ int run(const char* data) {
     ++ply;
   }
   reached.print("reachable from the start");
+  std::printf("reachable up to the mirror: %llu positions\n", static_cast<unsigned long long>(classes));
   std::printf("plies to the last new position: %d\n", ply - 1);
   std::printf("start: %s\n", gs::Value::from_code(reader->code(first)).to_string().c_str());
   return 0;
@@ -97,12 +101,13 @@ int run(const char* data) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: dobutsu_reachable DATA\n");
+  const bool reachable_only = argc == 3 && std::string_view(argv[2]) == "--reachable-only";
+  if (argc != 2 && !reachable_only) {
+    std::fprintf(stderr, "usage: dobutsu_reachable DATA [--reachable-only]\n");
     return 2;
   }
   try {
-    return run(argv[1]);
+    return run(argv[1], reachable_only);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "dobutsu_reachable: %s\n", e.what());
     return 1;
