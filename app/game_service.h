@@ -38,6 +38,9 @@ class GameService {
   // The most pieces (as --pieces counts them) of any tier of the variant, where the game
   // says (core/game.h, HasMaxPieces).
   [[nodiscard]] virtual std::optional<int> max_pieces() const = 0;
+  // The --pieces of a command that is not given one: the game's default_pieces()
+  // (core/game.h, HasDefaultPieces), else 4.
+  [[nodiscard]] virtual int default_pieces() const = 0;
 
   // on_summary is called once by the process that reports (under MPI, rank 0).
   virtual void build(const CommonOptions& options, const BuildRequest& request, const TierCallback& on_tier,

@@ -80,6 +80,13 @@ class Service final : public GameService {
       return std::nullopt;
     }
   }
+  [[nodiscard]] int default_pieces() const override {
+    if constexpr (HasDefaultPieces<G>) {
+      return game_.default_pieces();
+    } else {
+      return 4;
+    }
+  }
 
   void build(const CommonOptions& options, const BuildRequest& request, const TierCallback& on_tier,
              const SummaryCallback& on_summary) override {

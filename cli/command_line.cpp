@@ -55,8 +55,8 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
   sub->add_flag("--quiet", command.common.quiet, "no progress on stderr");
   if (with_pieces) {
     sub->add_option("--pieces", command.pieces,
-                    "tiers with up to this many pieces (mill games: stones a side, on the board and in hand)")
-        ->capture_default_str()
+                    "tiers with up to this many pieces (mill games: stones a side, on the board and in hand; "
+                    "default 4, or all pieces of a game that is one tier, e.g. dobutsu)")
         ->check(CLI::Range(2, 64));
   }
   return sub;

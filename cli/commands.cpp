@@ -27,12 +27,12 @@ bool takes_pieces(const std::string& command) {
 
 // Refuses --pieces over the most pieces of any tier of the game: such a count names no
 // more tiers, and walking the index space it would span only costs time and memory.
-void check_pieces(const Invocation& invocation, const app::GameService& service) {
+void check_pieces(const Invocation& invocation, const app::GameService& service, int pieces) {
   const std::optional<int> most = service.max_pieces();
-  if (!takes_pieces(invocation.command) || !most || invocation.pieces <= *most) return;
+  if (!takes_pieces(invocation.command) || !most || pieces <= *most) return;
   const app::GameLabel label = service.label();
-  throw UsageError(fmt::format("--pieces {} is more than {} ({}) has: its tiers hold at most {}",
-                               invocation.pieces, label.game, label.variant, *most));
+  throw UsageError(fmt::format("--pieces {} is more than {} ({}) has: its tiers hold at most {}", pieces,
+                               label.game, label.variant, *most));
 }
 
 }  // namespace
@@ -42,10 +42,11 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
   const app::CommonOptions& common = invocation.common;
   std::ostream& out = streams.out;
   const std::string game = service.label().game;
-  check_pieces(invocation, service);
+  const int pieces = invocation.pieces.value_or(service.default_pieces());
+  check_pieces(invocation, service, pieces);
   if (command == "build") {
     app::BuildRequest request = invocation.build;
-    request.pieces = invocation.pieces;
+    request.pieces = pieces;
     service.build(
         common, request, [&](const app::BuiltTier& tier) { print_built_tier(out, tier, common.quiet); },
         [&](const app::BuildSummary& summary) { print_build_summary(out, summary); });
@@ -77,7 +78,7 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
   }
   if (command == "verify") {
     app::VerifyRequest request = invocation.verify;
-    request.pieces = invocation.pieces;
+    request.pieces = pieces;
     const app::VerifySummary summary = service.verify(common, request, [&](const app::VerifiedTier& tier) {
       print_verified_tier(out, tier, common.quiet);
     });
@@ -90,25 +91,25 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
   }
   if (command == "compress") {
     app::CompressRequest request = invocation.compress;
-    request.pieces = invocation.pieces;
+    request.pieces = pieces;
     const db::CompressSummary summary =
         service.compress(common, request, compress_printer(out, common.quiet));
     print_compress_summary(out, summary, game, request.pieces);
     return 0;
   }
   if (command == "stats") {
-    const app::StatsSummary stats = service.stats(common, invocation.pieces);
+    const app::StatsSummary stats = service.stats(common, pieces);
     print_stats(out, stats, invocation.json);
     if (stats.missing > 0) {
       error_line(streams) << fmt::format("{} tiers are not built: run gamesolver build {} --pieces {}\n",
-                                         stats.missing, game, invocation.pieces);
+                                         stats.missing, game, pieces);
       return 1;
     }
     return 0;
   }
   if (command == "count") {
     app::CountRequest request = invocation.count;
-    request.pieces = invocation.pieces;
+    request.pieces = pieces;
     print_count(out, service.count(common, request), game,
                 {invocation.json, invocation.per_tier, request.per_material, request.sizes_only});
     return 0;

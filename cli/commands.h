@@ -22,7 +22,9 @@ struct Invocation {
   std::vector<std::string> rules;
   app::CommonOptions common;
   bool json = false;
-  int pieces = 4;
+  // --pieces; without it, the game's default (app::GameService::default_pieces: 4, or
+  // what the game names, e.g. all its pieces for a game that is one tier group).
+  std::optional<int> pieces;
   app::BuildRequest build;                   // pieces from `pieces`
   int max_in_hand = 3;                       // extended
   std::string position;                      // probe, solve

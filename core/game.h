@@ -37,6 +37,12 @@
 //   max_pieces()                    OPTIONAL (HasMaxPieces): the most tier_pieces of any
 //                                   tier of the variant (checkers 24); `--pieces` above it
 //                                   is refused, as it names no more tiers.
+//   default_pieces()                OPTIONAL (HasDefaultPieces): the --pieces of a command
+//                                   not given one (otherwise 4). A game whose positions
+//                                   never shed material (Dobutsu shogi: captured pieces
+//                                   return as drops) is one tier group that tiers(limit)
+//                                   returns whatever the limit; its default names all of
+//                                   its pieces, so reports count them right.
 //   rank(pos)                       {tier, index} of the canonical representative of
 //                                   pos under the game's symmetries; pos must not be
 //                                   terminal.
@@ -185,6 +191,12 @@ concept HasSymmetries = requires(const G& game, const typename G::Position& pos,
 template <class G>
 concept HasMaxPieces = requires(const G& game) {
   { game.max_pieces() } -> std::convertible_to<int>;
+};
+
+// OPTIONAL: the --pieces a command uses when it is not given (see above).
+template <class G>
+concept HasDefaultPieces = requires(const G& game) {
+  { game.default_pieces() } -> std::convertible_to<int>;
 };
 
 // OPTIONAL: the bound on the tables ranking keeps (see above).

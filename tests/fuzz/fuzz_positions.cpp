@@ -79,6 +79,8 @@ void add_game(std::vector<Target>& targets) {
              {"", {"flying=off", "removal=any"}}};
   } else if constexpr (G::kName == std::string_view("jungle")) {
     rules = {{"", {}}, {"", {"elephant_takes_rat=off", "stalemate=loss"}}};
+  } else if constexpr (G::kName == std::string_view("dobutsu")) {
+    rules = {{"", {}}, {"", {"kinds=C"}}};
   }
   for (const auto& [variant, options] : rules) {
     targets.emplace_back(

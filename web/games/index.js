@@ -13,12 +13,13 @@
 //   sideOfPiece(board, letter) -> 0 | 1
 //
 // A game's own module is used where there is one, else the module of its board's kind:
-// Jungle Checkers and checkers by name, the mill boards (kind "points") by kind.
+// Jungle Checkers, checkers and Dobutsu shogi by name, the mill boards (kind "points") by kind.
 import * as checkers from './checkers.js';
+import * as dobutsu from './dobutsu.js';
 import * as jungle from './jungle.js';
 import * as mill from './mill.js';
 
-const byGame = { checkers, jungle };
+const byGame = { checkers, dobutsu, jungle };
 const byKind = { points: mill };
 
 export function drawingFor(gameName, board) {
