@@ -59,6 +59,8 @@ class GameService {
   virtual SolveResult solve(const CommonOptions& options, const SolveRequest& request,
                             const std::string& position) = 0;
   virtual PerftResult perft(const PerftRequest& request) = 0;
+  // Plays a match between two players (app/match.h).
+  virtual MatchResult match(const CommonOptions& options, const MatchRequest& request) = 0;
 
   // For the explorer: the game, its variant, start position and board; the databases
   // present under a data directory; where they are; and the report of a position after

@@ -47,8 +47,14 @@ nlohmann::json to_json(const PositionReport& report) {
   }
   out["moves"] = nlohmann::json::array();
   for (const auto& row : report.moves) {
-    out["moves"].push_back(
-        {{"move", row.move}, {"position", row.position}, {"value", json_value(row.value, row.depth)}});
+    nlohmann::json move = {
+        {"move", row.move}, {"position", row.position}, {"value", json_value(row.value, row.depth)}};
+    if (row.ultra) move["ultra"] = *row.ultra;
+    out["moves"].push_back(move);
+  }
+  if (report.ultra) {
+    out["ultra"] = *report.ultra;
+    out["ultra_heuristic"] = report.ultra_heuristic;
   }
   out["best"] = report.best ? nlohmann::json(report.moves[*report.best].move) : nlohmann::json(nullptr);
   return out;

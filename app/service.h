@@ -22,10 +22,12 @@
 #include "app/game_info.h"
 #include "app/game_service.h"
 #include "app/input_error.h"
+#include "app/match.h"
 #include "app/play.h"
 #include "app/position_report.h"
 #include "app/registry.h"
 #include "app/stats.h"
+#include "app/ultra.h"
 #include "app/verify.h"
 #include "core/error.h"
 #include "core/game.h"
@@ -82,7 +84,17 @@ class Service final : public GameService {
   void build(const CommonOptions& options, const BuildRequest& request, const TierCallback& on_tier,
              const SummaryCallback& on_summary) override {
     if (options.data.empty()) fail("--data is empty: name the database directory");
+    if (request.ultra) {
+      if (request.mpi) fail("--ultra and --mpi do not go together: ultra databases are built on one machine");
+      (void)retro::parse_heuristic(*request.ultra);
+      if constexpr (!HasSectors<G>)
+        fail("{} has no sectors: it has no ultra databases (docs/ULTRA.md)", G::kName);
+    }
     app::build(game_, options, request, on_tier, on_summary);
+    if (request.ultra) {
+      const BuildSummary summary = app::build_ultra(game_, options, request.pieces, *request.ultra, on_tier);
+      if (on_summary) on_summary(summary);
+    }
   }
   ExtendedTable extended(const CommonOptions& options, int max_in_hand, const TierCallback& on_tier,
                          BuildSummary& built) override {
@@ -103,6 +115,7 @@ class Service final : public GameService {
   VerifySummary verify(const CommonOptions& options, const VerifyRequest& request,
                        const std::function<void(const VerifiedTier&)>& on_tier) override {
     existing(options.data);
+    if (request.ultra) return app::verify_ultra(game_, options, request, on_tier);
     return app::verify(game_, options, request, threads_of(options), on_tier);
   }
   db::CompressSummary compress(const CommonOptions& options, const CompressRequest& request,
@@ -195,6 +208,11 @@ class Service final : public GameService {
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
+  }
+
+  MatchResult match(const CommonOptions& options, const MatchRequest& request) override {
+    existing(options.data);
+    return app::match(game_, options, request);
   }
 
   [[nodiscard]] nlohmann::json describe() const override { return describe_game(game_); }

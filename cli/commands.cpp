@@ -113,6 +113,10 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     print_solve(out, service.solve(common, invocation.solve, invocation.position), invocation.json);
     return 0;
   }
+  if (command == "match") {
+    print_match(out, service.match(common, invocation.match), invocation.json);
+    return 0;
+  }
   if (command == "perft") {
     print_perft(out, service.perft(invocation.perft), invocation.json);
     return 0;

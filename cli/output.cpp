@@ -124,8 +124,11 @@ void print_report(std::ostream& out, const app::PositionReport& report, bool jso
     return;
   }
   out << fmt::format("value: {}\n", app::report_value_text(report));
-  for (const auto& row : report.moves)
-    out << fmt::format("  {:<8} {:<16} {}\n", row.move, app::value_text(row.value, row.depth), row.position);
+  if (report.ultra) out << fmt::format("ultra ({}): {}\n", report.ultra_heuristic, *report.ultra);
+  for (const auto& row : report.moves) {
+    out << fmt::format("  {:<8} {:<16} {}{}\n", row.move, app::value_text(row.value, row.depth), row.position,
+                       row.ultra ? "  ultra: " + *row.ultra : "");
+  }
 }
 
 void print_analysis(std::ostream& out, const app::GameAnalysis& analysis, bool json) {
@@ -362,6 +365,56 @@ void print_perft(std::ostream& out, const app::PerftResult& perft, bool json) {
   for (const auto& row : perft.division.moves) out << fmt::format("{:<12} {}\n", row.move, row.nodes);
   out << fmt::format("perft {} from {} depth {}: {} nodes in {:.3f}s\n", perft.game, perft.position,
                      perft.depth, perft.division.nodes, perft.seconds);
+}
+
+}  // namespace gs::cli
+
+namespace gs::cli {
+
+void print_match(std::ostream& out, const app::MatchResult& match, bool json) {
+  auto label = [](const std::string& player, const std::string& heuristic) {
+    return heuristic.empty() ? player : player + " (" + heuristic + ")";
+  };
+  if (json) {
+    const nlohmann::json body = {{"a", match.white},
+                                 {"b", match.black},
+                                 {"a_heuristic", match.white_heuristic},
+                                 {"b_heuristic", match.black_heuristic},
+                                 {"from", match.from},
+                                 {"seed", match.seed},
+                                 {"games", match.games},
+                                 {"wins", match.wins},
+                                 {"draws", match.draws},
+                                 {"losses", match.losses},
+                                 {"wins_moving_first", match.first_wins},
+                                 {"games_moving_first", match.first_games},
+                                 {"wins_moving_second", match.second_wins},
+                                 {"games_moving_second", match.second_games},
+                                 {"adjudicated", match.adjudicated},
+                                 {"plies", match.plies},
+                                 {"win_rate_95", {match.win_interval.first, match.win_interval.second}},
+                                 {"loss_rate_95", {match.loss_interval.first, match.loss_interval.second}},
+                                 {"score", match.score},
+                                 {"score_95", {match.score_interval.first, match.score_interval.second}},
+                                 {"seconds", match.seconds}};
+    out << body.dump(2) << "\n";
+    return;
+  }
+  const double n = static_cast<double>(std::max<std::uint64_t>(match.games, 1));
+  out << fmt::format("{} games, A = {} against B = {}, from {} (seed {}), {:.1f} s\n", match.games,
+                     label(match.white, match.white_heuristic), label(match.black, match.black_heuristic),
+                     match.from, match.seed, match.seconds);
+  out << fmt::format(
+      "A: {} wins ({:.1f}%, 95% CI {:.1f}-{:.1f}%), {} draws, {} losses ({:.1f}%, 95% CI {:.1f}-{:.1f}%)\n",
+      match.wins, 100 * static_cast<double>(match.wins) / n, 100 * match.win_interval.first,
+      100 * match.win_interval.second, match.draws, match.losses, 100 * static_cast<double>(match.losses) / n,
+      100 * match.loss_interval.first, 100 * match.loss_interval.second);
+  out << fmt::format(
+      "A's score {:.3f} (95% CI {:.3f}-{:.3f}); A won {} of {} moving first, {} of {} moving second; "
+      "{} draws adjudicated; {:.1f} plies a game\n",
+      match.score, match.score_interval.first, match.score_interval.second, match.first_wins,
+      match.first_games, match.second_wins, match.second_games, match.adjudicated,
+      static_cast<double>(match.plies) / n);
 }
 
 }  // namespace gs::cli

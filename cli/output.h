@@ -51,6 +51,7 @@ void print_count(std::ostream& out, const retro::CountResult& counts, const std:
                  const CountLayout& layout);
 
 void print_perft(std::ostream& out, const app::PerftResult& perft, bool json);
+void print_match(std::ostream& out, const app::MatchResult& match, bool json);
 
 void print_solve(std::ostream& out, const app::SolveResult& solve, bool json);
 
