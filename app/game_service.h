@@ -54,6 +54,9 @@ class GameService {
   virtual db::CompressSummary compress(const CommonOptions& options, const CompressRequest& request,
                                        const db::CompressEvents& events) = 0;
   virtual StatsSummary stats(const CommonOptions& options, int pieces) = 0;
+  // The draws of the ultra databases of a heuristic by class (app/ultra.h).
+  virtual UltraClasses ultra_classes(const CommonOptions& options, int pieces,
+                                     const std::string& heuristic) = 0;
   virtual retro::CountResult count(const CommonOptions& options, const CountRequest& request) = 0;
   virtual std::unique_ptr<PlaySession> play(const CommonOptions& options, const PlayRequest& request) = 0;
   virtual SolveResult solve(const CommonOptions& options, const SolveRequest& request,

@@ -111,6 +111,24 @@ struct MatchResult {
   double seconds = 0;
 };
 
+// The draws of the ultra databases by class (`stats --ultra`): the rank of the sector
+// perfect play finally stays in, for the side to move, with the sectors of that rank.
+struct UltraClasses {
+  std::string heuristic;
+  std::string directory;
+  std::uint64_t positions = 0;  // not holes
+  std::uint64_t wins = 0;
+  std::uint64_t losses = 0;
+  std::uint64_t draws = 0;
+  std::uint64_t stable = 0;  // draws whose final sector is their own (stored key 0)
+  struct Row {
+    int rank = 0;
+    std::uint64_t draws = 0;
+    std::vector<std::string> sectors;
+  };
+  std::vector<Row> rows;  // by rank, largest first
+};
+
 struct VerifiedTier {
   std::string name;
   bool checksums_only = false;

@@ -137,6 +137,11 @@ class Service final : public GameService {
     return db::compress_tiers(game_, database, retro::tiers_in_order(game_, request.pieces), compress,
                               events);
   }
+  UltraClasses ultra_classes(const CommonOptions& options, int pieces,
+                             const std::string& heuristic) override {
+    existing(options.data);
+    return app::ultra_classes(game_, options, pieces, heuristic);
+  }
   StatsSummary stats(const CommonOptions& options, int pieces) override {
     existing(options.data);
     return app::stats(game_, options, pieces);

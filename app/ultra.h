@@ -4,7 +4,9 @@
 // docs/ULTRA.md).
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
+#include <map>
 #include <string>
 
 #include "app/peak_rss.h"
@@ -99,6 +101,58 @@ VerifySummary verify_ultra(const G& game, const CommonOptions& options, const Ve
     return summary;
   } else {
     (void)game, (void)options, (void)request, (void)on_tier;
+    fail("{} has no sectors: it has no ultra databases (docs/ULTRA.md)", G::kName);
+  }
+}
+
+// The draws of the ultra databases up to `pieces` by class.
+template <Game G>
+UltraClasses ultra_classes(const G& game, const CommonOptions& options, int pieces,
+                           const std::string& heuristic) {
+  if constexpr (HasSectors<G>) {
+    const retro::UltraHeuristic kind = retro::parse_heuristic(heuristic);
+    const db::Location location = db::Location::of(game, options.data);
+    const std::filesystem::path directory = retro::ultra_directory(location, kind);
+    std::string text;
+    int built = 0;
+    const retro::SectorRanks ranks = retro::read_ranks(directory, text, built);
+    const std::uint64_t checksum = db::ultra_text_checksum(text);
+    UltraClasses result;
+    result.heuristic = ranks.heuristic;
+    result.directory = directory.string();
+    std::map<int, std::uint64_t> by_rank;
+    for (const Tier tier : retro::tiers_in_order(game, pieces)) {
+      retro::UltraTables tables;
+      retro::load_ultra_tier(game, directory, location, tier, ranks, checksum, tables);
+      const retro::UltraTier& values = *tables.find(tier);
+      for (Index i = 0; i < values.cells.size(); ++i) {
+        if (values.cells[i] == retro::kUltraHole) continue;
+        const retro::UltraValue v = retro::UltraValue::unpack(values.cells[i]);
+        const std::int32_t absolute = v.key + values.sectors.rank(i);
+        ++result.positions;
+        if (absolute == ranks.win) {
+          ++result.wins;
+        } else if (absolute == -ranks.win) {
+          ++result.losses;
+        } else {
+          ++result.draws;
+          result.stable += v.key == 0 ? 1 : 0;
+          ++by_rank[absolute];
+        }
+      }
+    }
+    for (auto it = by_rank.rbegin(); it != by_rank.rend(); ++it) {
+      UltraClasses::Row row;
+      row.rank = it->first;
+      row.draws = it->second;
+      for (const auto& [code, r] : ranks.rank) {
+        if (r == it->first) row.sectors.push_back(game.sector_name(code));
+      }
+      result.rows.push_back(row);
+    }
+    return result;
+  } else {
+    (void)game, (void)options, (void)pieces, (void)heuristic;
     fail("{} has no sectors: it has no ultra databases (docs/ULTRA.md)", G::kName);
   }
 }

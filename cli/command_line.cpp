@@ -175,6 +175,12 @@ CommandLine::CommandLine(CLI::App& app) {
       "checksum checked; no block is read: verify --checksums checks the blocks)",
       command_, true);
   stats->add_flag("--json", command_.json, "JSON output");
+  stats
+      ->add_option(
+          "--ultra", command_.stats_ultra,
+          "instead: the draws of the ultra databases of this heuristic (ratio or stones) by class, the rank "
+          "of the sector perfect play finally stays in")
+      ->check(CLI::IsMember({"ratio", "stones"}));
   select(stats);
 
   CLI::App* count =

@@ -90,6 +90,11 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     print_compress_summary(out, summary, game, request.pieces);
     return 0;
   }
+  if (command == "stats" && invocation.stats_ultra) {
+    print_ultra_classes(out, service.ultra_classes(common, invocation.pieces, *invocation.stats_ultra),
+                        invocation.json);
+    return 0;
+  }
   if (command == "stats") {
     const app::StatsSummary stats = service.stats(common, invocation.pieces);
     print_stats(out, stats, invocation.json);

@@ -37,6 +37,7 @@ struct Invocation {
   app::SolveRequest solve;
   app::PerftRequest perft;
   app::MatchRequest match;
+  std::optional<std::string> stats_ultra;  // stats --ultra HEURISTIC
 };
 
 // A command line that parses but asks the game for what it has not (--pieces over the

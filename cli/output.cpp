@@ -417,4 +417,35 @@ void print_match(std::ostream& out, const app::MatchResult& match, bool json) {
       static_cast<double>(match.plies) / n);
 }
 
+void print_ultra_classes(std::ostream& out, const app::UltraClasses& classes, bool json) {
+  if (json) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : classes.rows)
+      rows.push_back({{"rank", row.rank}, {"draws", row.draws}, {"sectors", row.sectors}});
+    const nlohmann::json body = {{"heuristic", classes.heuristic}, {"directory", classes.directory},
+                                 {"positions", classes.positions}, {"wins", classes.wins},
+                                 {"draws", classes.draws},         {"losses", classes.losses},
+                                 {"stable", classes.stable},       {"classes", rows}};
+    out << body.dump(2) << "\n";
+    return;
+  }
+  out << fmt::format(
+      "{} positions: {} wins, {} draws ({} stable in their own sector), {} losses; ultra ({}) in {}\n",
+      classes.positions, classes.wins, classes.draws, classes.stable, classes.losses, classes.heuristic,
+      classes.directory);
+  const double draws = static_cast<double>(std::max<std::uint64_t>(classes.draws, 1));
+  out << fmt::format("{:>6} {:>14} {:>8}  sectors of the rank\n", "rank", "draws", "%");
+  for (const auto& row : classes.rows) {
+    std::string sectors = fmt::format(
+        "{}", fmt::join(row.sectors.begin(),
+                        row.sectors.begin() +
+                            static_cast<std::ptrdiff_t>(std::min<std::size_t>(row.sectors.size(), 6)),
+                        " "));
+    if (row.sectors.size() > 6) sectors += fmt::format(" and {} more", row.sectors.size() - 6);
+    if (row.sectors.empty()) sectors = "(a draw by the rules)";
+    out << fmt::format("{:>6} {:>14} {:>8.3f}  {}\n", row.rank, row.draws,
+                       100 * static_cast<double>(row.draws) / draws, sectors);
+  }
+}
+
 }  // namespace gs::cli
