@@ -2,7 +2,8 @@
 // `match`: games between two players (docs/ULTRA.md), to measure what the ultra-strong
 // player gains over the strong one against a fallible opponent.
 //
-// Players: ultra (the best move by the ultra databases, docs/ULTRA.md; ties at random),
+// Players: ultra (the best move by the ultra databases, docs/ULTRA.md; ties at random;
+// ultra:ratio and ultra:stones name the heuristic, plain ultra takes ratio where built),
 // strong (a uniformly random move among those of the best strong value), random (any
 // legal move) and alphabeta:D (a depth-D negamax alpha-beta search on the game's
 // heuristic evaluation, core/game.h evaluate(); no database; ties at random).
@@ -75,9 +76,10 @@ class MatchPlayer {
 
   MatchPlayer(const G& game, const std::string& spec, db::Database& database, std::mt19937_64& random)
       : game_(game), spec_(spec), database_(database), random_(random) {
-    if (spec == "ultra") {
+    if (spec == "ultra" || spec.starts_with("ultra:")) {
       if constexpr (HasSectors<G>) {
-        const std::optional<retro::UltraHeuristic> heuristic = retro::ultra_available(database.location());
+        std::optional<retro::UltraHeuristic> heuristic = retro::ultra_available(database.location());
+        if (spec != "ultra") heuristic = retro::parse_heuristic(spec.substr(6));
         if (!heuristic)
           fail("player ultra: no ultra databases in {} (gamesolver build ... --ultra ratio)",
                database.location().directory().string());
@@ -97,7 +99,9 @@ class MatchPlayer {
       }
       if (depth_ < 1 || depth_ > 12) fail("player {}: the depth must be a number from 1 to 12", spec);
     } else if (spec != "strong" && spec != "random") {
-      fail("unknown player '{}': expected ultra, strong, random or alphabeta:DEPTH", spec);
+      fail(
+          "unknown player '{}': expected ultra, ultra:ratio, ultra:stones, strong, random or alphabeta:DEPTH",
+          spec);
     }
   }
 

@@ -77,8 +77,14 @@ bool depth_known(const G& game, db::Database& database, const typename G::Positi
 template <Game G>
 requires HasSectors<G>
 void add_ultra(const G& game, const db::Location& location, const typename G::Position& pos,
-               PositionReport& report) {
-  const std::optional<retro::UltraHeuristic> heuristic = retro::ultra_available(location);
+               PositionReport& report, const std::string& ultra) {
+  std::optional<retro::UltraHeuristic> heuristic = retro::ultra_available(location);
+  if (!ultra.empty()) {
+    heuristic = retro::parse_heuristic(ultra);
+    std::error_code ignored;
+    if (!std::filesystem::exists(retro::ultra_directory(location, *heuristic) / "ranks.txt", ignored))
+      fail("no ultra databases of heuristic {} in {}", ultra, location.directory().string());
+  }
   if (!heuristic) return;
   retro::UltraProber<G> prober(game, location, *heuristic);
   const auto self = prober.lookup(pos);
@@ -107,8 +113,11 @@ void add_ultra(const G& game, const db::Location& location, const typename G::Po
                    });
 }
 
+// `ultra`: the heuristic whose ultra databases to use (ratio or stones); empty: ratio
+// where it is built, else stones.
 template <Game G>
-PositionReport report_position(const G& game, db::Database& database, const typename G::Position& pos) {
+PositionReport report_position(const G& game, db::Database& database, const typename G::Position& pos,
+                               const std::string& ultra = {}) {
   PositionReport report;
   report.game = std::string(G::kName);
   report.variant = game.variant();
@@ -145,7 +154,7 @@ PositionReport report_position(const G& game, db::Database& database, const type
     if (a.value && b.value) return a.value->better_than(*b.value);
     return a.value.has_value() && !b.value.has_value();
   });
-  if constexpr (HasSectors<G>) add_ultra(game, database.location(), pos, report);
+  if constexpr (HasSectors<G>) add_ultra(game, database.location(), pos, report, ultra);
   const bool all_known = std::all_of(report.moves.begin(), report.moves.end(),
                                      [](const Row& row) { return row.value.has_value(); });
   if (!report.moves.empty() && all_known) report.best = 0;

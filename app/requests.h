@@ -15,6 +15,9 @@ struct CommonOptions {
   bool quiet = false;       // no progress lines
   int threads = 0;          // 0: every core
   double memory_gib = 8.0;  // the working-memory budget of a build
+  // probe and play: the ultra databases to rank moves by (ratio or stones); empty:
+  // ratio where built, else stones (docs/ULTRA.md).
+  std::string ultra;
 };
 
 struct BuildRequest {

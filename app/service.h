@@ -104,7 +104,7 @@ class Service final : public GameService {
   PositionReport probe(const CommonOptions& options, const std::string& text) override {
     const Position pos = game_.parse_position(text);
     db::Database database(existing(options.data));
-    PositionReport report = report_position(game_, database, pos);
+    PositionReport report = report_position(game_, database, pos, options.ultra);
     explain_missing(game_, database.location(), report);
     return report;
   }

@@ -121,6 +121,12 @@ CommandLine::CommandLine(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->needs(probe_pdn);
   probe->add_flag("--json", command_.json, "JSON output");
+  probe
+      ->add_option(
+          "--ultra", command_.common.ultra,
+          "rank the moves by the ultra databases of this heuristic (default: ratio where built, else "
+          "stones)")
+      ->check(CLI::IsMember({"ratio", "stones"}));
   probe->callback([this, probe_position] {
     if (!command_.pdn && probe_position->count() == 0)
       throw CLI::RequiredError("probe: a position or --pdn FILE");
@@ -237,10 +243,10 @@ CommandLine::CommandLine(CLI::App& app) {
   solve->add_flag("--json", command_.json, "JSON output");
   select(solve);
 
-  CLI::App* match =
-      add_command(app, "match",
-                  "play games between two players: ultra, strong, random or alphabeta:DEPTH (docs/ULTRA.md)",
-                  command_, false);
+  CLI::App* match = add_command(app, "match",
+                                "play games between two players: ultra[:ratio|:stones], strong, random or "
+                                "alphabeta:DEPTH (docs/ULTRA.md)",
+                                command_, false);
   match->add_option("--white", command_.match.white, "player A, who moves first in the odd games")
       ->capture_default_str();
   match->add_option("--black", command_.match.black, "player B")->capture_default_str();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <fstream>
 #include <limits>
 #include <map>
 #include <optional>
@@ -13,7 +14,9 @@
 #include <vector>
 
 #include "db/database.h"
+#include "db/ultra_file.h"
 #include "games/morris/morris.h"
+#include "retro/ultra_build.h"
 #include "retro/ultra_heuristic.h"
 #include "retro/ultra_solver.h"
 #include "retro/ultra_verify.h"
@@ -419,6 +422,64 @@ TEST(UltraVerify, AcceptsTheEngineAndCatchesACorruptedValue) {
   EXPECT_GE(check.inconsistent, 1U);
   ASSERT_FALSE(check.first.empty());
   EXPECT_EQ(check.first.front().index, *changed);
+}
+
+// The files: build, verify, a corrupted value caught by verify, a damaged file refused.
+TEST(UltraFiles, BuildVerifyAndCatchCorruption) {
+  const Morris game = variant("five");
+  TempDir dir;
+  test::build(game, dir.path(), 4, 2);
+  db::Database database(db::Location::of(game, dir.path()));
+  retro::UltraBuildOptions options;
+  options.heuristic = retro::UltraHeuristic::kStones;
+  options.quiet = true;
+  const auto reports = retro::build_ultra(game, database, 4, options);
+  ASSERT_FALSE(reports.empty());
+  for (const auto& report : reports) EXPECT_TRUE(report.built) << report.name;
+  // A second build finds every file good.
+  for (const auto& report : retro::build_ultra(game, database, 4, options)) EXPECT_FALSE(report.built);
+  auto inconsistent = [&] {
+    std::uint64_t total = 0;
+    for (const auto& row : retro::verify_ultra(game, database, 4, options.heuristic, 5)) {
+      EXPECT_TRUE(row.failure.empty()) << row.failure;
+      total += row.inconsistent + row.strong_differs;
+    }
+    return total;
+  };
+  EXPECT_EQ(inconsistent(), 0U);
+  // Another --pieces would need other ranks: refused.
+  EXPECT_THROW(retro::build_ultra(game, database, 3, options), Error);
+
+  // A value changed in a file whose checksums are right: verify finds it.
+  const Tier tier = Morris::from_options("five", {}).tiers(4).back();
+  const std::filesystem::path directory = retro::ultra_directory(database.location(), options.heuristic);
+  const std::filesystem::path path = directory / (game.tier_name(tier) + std::string(db::kUltraSuffix));
+  const db::UltraHeader header = db::read_ultra_header(path);
+  db::UltraFile file = db::read_ultra_tier(path, header);
+  bool changed = false;
+  for (std::uint32_t& cell : file.cells) {
+    if (cell == retro::kUltraHole || changed) continue;
+    const UltraValue v = UltraValue::unpack(cell);
+    cell = UltraValue{v.key + 1, v.depth}.packed();
+    changed = true;
+  }
+  ASSERT_TRUE(changed);
+  db::write_ultra_tier(path, header, file.cells);
+  EXPECT_GE(inconsistent(), 1U);
+
+  // A damaged byte: the reader refuses the file, verify reports the tier.
+  {
+    std::fstream bytes(path, std::ios::in | std::ios::out | std::ios::binary);
+    bytes.seekg(-1, std::ios::end);
+    const int last = bytes.get();
+    bytes.seekp(-1, std::ios::end);
+    bytes.put(static_cast<char>(last ^ 0xFF));
+  }
+  EXPECT_THROW((void)db::read_ultra_tier(path, header), Error);
+  bool reported = false;
+  for (const auto& row : retro::verify_ultra(game, database, 4, options.heuristic, 5))
+    reported = reported || !row.failure.empty();
+  EXPECT_TRUE(reported);
 }
 
 }  // namespace
