@@ -34,6 +34,7 @@ BuildSummary build_ultra(const G& game, const CommonOptions& options, int pieces
     retro::UltraBuildOptions build;
     build.heuristic = kind;
     build.quiet = options.quiet;
+    build.memory_bytes = static_cast<std::uint64_t>(options.memory_gib * (1ULL << 30));
     retro::build_ultra(game, database, pieces, build, [&](const retro::UltraTierReport& report) {
       if (report.built) {
         ++summary.built;

@@ -125,7 +125,19 @@ struct UltraTierReport {
 struct UltraBuildOptions {
   UltraHeuristic heuristic = UltraHeuristic::kRatio;
   bool quiet = false;
+  // The working-memory budget: a tier whose solve would need more (its cells, queue and
+  // values, and its children's values in memory) is refused before it starts.
+  std::uint64_t memory_bytes = std::uint64_t{8} << 30;
 };
+
+// The memory the ultra solve of a tier needs at most: its working cells and queue
+// entries, its values, and its children's values, all in memory.
+template <Game G>
+requires HasSectors<G> std::uint64_t ultra_tier_bytes(const G& game, Tier tier) {
+  std::uint64_t bytes = game.size(tier) * (UltraSolver<G>::kBytesPerIndex + sizeof(std::uint32_t));
+  for (const Tier child : game.children(tier)) bytes += game.size(child) * sizeof(std::uint32_t);
+  return bytes;
+}
 
 template <Game G>
 requires HasSectors<G> db::UltraHeader ultra_header(const G& game, const db::Location& location, Tier tier,
@@ -206,6 +218,10 @@ requires HasSectors<G> std::vector<UltraTierReport> build_ultra(
       good = false;  // missing or damaged: built again
     }
     if (!good) {
+      if (const std::uint64_t need = ultra_tier_bytes(game, tier); need > options.memory_bytes) {
+        fail("the ultra solve of tier {} needs up to {} MiB, over the budget of {} MiB (--memory)",
+             report.name, need >> 20, options.memory_bytes >> 20);
+      }
       const auto start = std::chrono::steady_clock::now();
       for (const Tier child : game.children(tier))
         load_ultra_tier(game, directory, location, child, ranks, checksum, tables);

@@ -449,6 +449,11 @@ TEST(UltraFiles, BuildVerifyAndCatchCorruption) {
   EXPECT_EQ(inconsistent(), 0U);
   // Another --pieces would need other ranks: refused.
   EXPECT_THROW(retro::build_ultra(game, database, 3, options), Error);
+  // A budget too small for a tier's solve: refused before it starts.
+  retro::UltraBuildOptions tight = options;
+  tight.heuristic = retro::UltraHeuristic::kRatio;
+  tight.memory_bytes = 1024;
+  EXPECT_THROW(retro::build_ultra(game, database, 4, tight), Error);
 
   // A value changed in a file whose checksums are right: verify finds it.
   const Tier tier = Morris::from_options("five", {}).tiers(4).back();
