@@ -48,6 +48,17 @@ class GameService {
                                  BuildSummary& built) = 0;
   // The report of a position (text, or "start"); throws InputError for bad text.
   virtual PositionReport probe(const CommonOptions& options, const std::string& position) = 0;
+  // The same from databases kept open (the library, gamesolver/database.h), after `move`
+  // when one is given (InputError for bad text, an illegal move, or a game over). Where
+  // check_directory, a missing data or variant directory is the error probe() gives,
+  // after bad text.
+  [[nodiscard]] virtual PositionReport probe(db::Database& database, const std::string& position,
+                                             const std::optional<std::string>& move,
+                                             bool check_directory) const = 0;
+  // The value of one position only: the rules' value where the game is over or the side
+  // to move has no legal move, else one probe. Errors as probe's.
+  [[nodiscard]] virtual ProbedValue probe_value(db::Database& database, const std::string& position,
+                                                bool check_directory) const = 0;
   virtual GameAnalysis analyse(const CommonOptions& options, const std::filesystem::path& file, int game) = 0;
   virtual VerifySummary verify(const CommonOptions& options, const VerifyRequest& request,
                                const std::function<void(const VerifiedTier&)>& on_tier) = 0;

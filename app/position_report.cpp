@@ -1,5 +1,7 @@
 #include "app/position_report.h"
 
+#include <fmt/format.h>
+
 #include <nlohmann/json.hpp>
 
 namespace gs::app {
@@ -27,6 +29,22 @@ std::string report_value_text(const PositionReport& report) {
            std::to_string(*report.beyond) + ")";
   }
   return value_text(report.value, report.depth);
+}
+
+std::string report_text(const PositionReport& report) {
+  std::string out = report.position + "\n" + report.board;
+  if (report.ranked) out += fmt::format("tier {} index {}\n", report.tier, report.ranked->index);
+  if (report.terminal) {
+    return out + fmt::format("value: {} ({})\n", report.value->to_string(),
+                             report.no_legal_move ? "no legal move: the game is over" : "the game is over");
+  }
+  out += fmt::format("value: {}\n", report_value_text(report));
+  if (report.ultra) out += fmt::format("ultra ({}): {}\n", report.ultra_heuristic, *report.ultra);
+  for (const auto& row : report.moves) {
+    out += fmt::format("  {:<8} {:<16} {}{}\n", row.move, value_text(row.value, row.depth), row.position,
+                       row.ultra ? "  ultra: " + *row.ultra : "");
+  }
+  return out;
 }
 
 nlohmann::json to_json(const PositionReport& report) {

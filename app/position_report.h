@@ -203,6 +203,10 @@ std::string value_text(const std::optional<Value>& value, bool depth = true);
 // where explain_missing said: "not in the databases (tier E-r is not built)".
 std::string report_value_text(const PositionReport& report);
 
+// The report as `probe` prints it: the position, its board, tier and index, its value
+// and a line per move.
+std::string report_text(const PositionReport& report);
+
 // The report as the server sends it and `probe --json` prints it.
 nlohmann::json to_json(const PositionReport& report);
 

@@ -21,6 +21,13 @@ struct GameLabel {
   std::string rules;  // the non-default rule options, empty if none
 };
 
+// The value of one position (GameService::probe_value).
+struct ProbedValue {
+  std::optional<Value> value;  // nullopt: not in the databases
+  bool depth = true;           // false: its tier keeps win/draw/loss only
+  bool terminal = false;       // the rules decide: the game is over or no legal move
+};
+
 // Where the whole build stands as a tier finishes (app/build_progress.h): tiers and
 // indices finished, built or found complete, of all that the build covers.
 struct BuildProgress {

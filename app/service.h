@@ -53,10 +53,12 @@ inline double physical_memory_bytes() {
 
 // A data directory that must exist: not empty text, and a directory.
 inline void require_data_directory(const std::filesystem::path& data) {
-  if (data.empty()) fail("--data is empty: name the database directory");
+  if (data.empty()) throw NotFoundError("--data is empty: name the database directory");
   std::error_code error;
-  if (!std::filesystem::is_directory(data, error))
-    fail("the data directory {} does not exist (or is not a directory)", data.string());
+  if (!std::filesystem::is_directory(data, error)) {
+    throw NotFoundError(
+        fmt::format("the data directory {} does not exist (or is not a directory)", data.string()));
+  }
 }
 
 template <RegisteredGame G>
@@ -102,11 +104,46 @@ class Service final : public GameService {
     return app::extended(game_, options, max_in_hand, on_tier, &built);
   }
   PositionReport probe(const CommonOptions& options, const std::string& text) override {
-    const Position pos = game_.parse_position(text);
-    db::Database database(existing(options.data));
-    PositionReport report = report_position(game_, database, pos, options.ultra);
+    db::Database database(location(options.data));
+    if (!options.ultra.empty()) {
+      // probe --ultra H: the moves ranked by the ultra databases of that heuristic.
+      const Position pos = parse(text, std::nullopt);
+      existing(options.data);
+      PositionReport report = report_position(game_, database, pos, options.ultra);
+      explain_missing(game_, database.location(), report);
+      return report;
+    }
+    return probe(database, text, std::nullopt, true);
+  }
+  [[nodiscard]] PositionReport probe(db::Database& database, const std::string& text,
+                                     const std::optional<std::string>& move,
+                                     bool check_directory) const override {
+    const Position pos = parse(text, move);
+    if (check_directory) existing(database.location().data);
+    PositionReport report = report_position(game_, database, pos);
     explain_missing(game_, database.location(), report);
     return report;
+  }
+  [[nodiscard]] ProbedValue probe_value(db::Database& database, const std::string& text,
+                                        bool check_directory) const override {
+    const Position pos = parse(text, std::nullopt);
+    if (check_directory) existing(database.location().data);
+    ProbedValue result;
+    if (const std::optional<Value> over = game_.terminal(pos)) {
+      result.value = over;
+      result.terminal = true;
+      return result;
+    }
+    MoveList<G> moves;
+    game_.moves(pos, moves);
+    if (moves.empty()) {
+      result.value = game_.no_move_value();
+      result.terminal = true;
+      return result;
+    }
+    result.value = db::probe(game_, database, pos);
+    result.depth = depth_known(game_, database, pos);
+    return result;
   }
   GameAnalysis analyse(const CommonOptions& options, const std::filesystem::path& file, int number) override {
     return analyse_game(
@@ -229,20 +266,26 @@ class Service final : public GameService {
   }
   [[nodiscard]] PositionReport report(db::Database& database, const std::string& text,
                                       const std::optional<std::string>& move) const override {
-    Position pos;
+    return report_position(game_, database, parse(text, move));
+  }
+
+ private:
+  // The position of the text, after the move when one is given; InputError if either
+  // is bad, or the game is over before the move.
+  [[nodiscard]] Position parse(const std::string& text, const std::optional<std::string>& move) const {
     try {
-      pos = game_.parse_position(text);
+      Position pos = game_.parse_position(text);
       if (move) {
         if (game_.terminal(pos)) fail("no move can be played: the game is over");
         pos = game_.play(pos, game_.parse_move(pos, *move));
       }
+      return pos;
+    } catch (const InputError&) {
+      throw;
     } catch (const Error& error) {
       throw InputError(error.what());
     }
-    return report_position(game_, database, pos);
   }
-
- private:
   [[nodiscard]] db::Location location(const std::filesystem::path& data) const {
     return db::Location::of(game_, data);
   }
@@ -254,8 +297,10 @@ class Service final : public GameService {
     require_data_directory(data);
     std::error_code error;
     if (!std::filesystem::is_directory(where.directory(), error)) {
-      fail("no databases of {} in {}: the directory {} does not exist (gamesolver build {} ...)", G::kName,
-           data.string(), where.directory().string(), G::kName);
+      throw NotFoundError(
+          fmt::format("no databases of {} in {}: the directory {} does not exist (gamesolver "
+                      "build {} ...)",
+                      G::kName, data.string(), where.directory().string(), G::kName));
     }
     return where;
   }

@@ -2,12 +2,15 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
+#include "app/position_report.h"
 #include "cli/output.h"
 #include "core/error.h"
 #include "core/quote.h"
+#include "gamesolver/database.h"
 
 namespace gs::cli {
 
@@ -64,8 +67,17 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
   if (command == "probe") {
     if (invocation.pdn) {
       print_analysis(out, service.analyse(common, *invocation.pdn, invocation.game_number), invocation.json);
+    } else if (!common.ultra.empty()) {
+      // probe --ultra H: the moves ranked by the ultra databases of that heuristic.
+      const app::PositionReport report = service.probe(common, invocation.position);
+      out << (invocation.json ? app::to_json(report).dump(2) + "\n" : app::report_text(report));
     } else {
-      print_report(out, service.probe(common, invocation.position), invocation.json);
+      // Through the library other programs use (gamesolver/database.h), so that it
+      // answers as this command does.
+      const gamesolver::Database database = gamesolver::Database::open(common.data.string(), invocation.game,
+                                                                       invocation.variant, invocation.rules);
+      const gamesolver::Report report = database.probe(invocation.position);
+      out << (invocation.json ? report.json() + "\n" : report.text());
     }
     return 0;
   }

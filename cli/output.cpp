@@ -111,26 +111,6 @@ void print_extended(std::ostream& out, const app::ExtendedTable& table, bool jso
   out << text;
 }
 
-void print_report(std::ostream& out, const app::PositionReport& report, bool json) {
-  if (json) {
-    out << app::to_json(report).dump(2) << "\n";
-    return;
-  }
-  out << report.position << "\n" << report.board;
-  if (report.ranked) out << fmt::format("tier {} index {}\n", report.tier, report.ranked->index);
-  if (report.terminal) {
-    out << fmt::format("value: {} ({})\n", report.value->to_string(),
-                       report.no_legal_move ? "no legal move: the game is over" : "the game is over");
-    return;
-  }
-  out << fmt::format("value: {}\n", app::report_value_text(report));
-  if (report.ultra) out << fmt::format("ultra ({}): {}\n", report.ultra_heuristic, *report.ultra);
-  for (const auto& row : report.moves) {
-    out << fmt::format("  {:<8} {:<16} {}{}\n", row.move, app::value_text(row.value, row.depth), row.position,
-                       row.ultra ? "  ultra: " + *row.ultra : "");
-  }
-}
-
 void print_analysis(std::ostream& out, const app::GameAnalysis& analysis, bool json) {
   if (json) {
     nlohmann::json plies = nlohmann::json::array();

@@ -19,8 +19,6 @@ void print_build_summary(std::ostream& out, const app::BuildSummary& summary);
 
 void print_extended(std::ostream& out, const app::ExtendedTable& table, bool json);
 
-void print_report(std::ostream& out, const app::PositionReport& report, bool json);
-
 void print_analysis(std::ostream& out, const app::GameAnalysis& analysis, bool json);
 
 // verify: a line per tier ("ok" only when not quiet; an inconsistent tier with its count

@@ -5,7 +5,8 @@
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libcli11-dev libfmt-dev libxxhash-dev libzstd-dev
   nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev time clang-format clang-tidy
-  libcpp-httplib-dev chromium libopenmpi-dev openmpi-bin)
+  libcpp-httplib-dev chromium libopenmpi-dev openmpi-bin
+  pybind11-dev python3-dev python3-venv python3-setuptools python3-pytest)
 if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi
 missing=()
 for package in "${packages[@]}"; do
