@@ -68,11 +68,16 @@ class GameService {
   virtual db::CompressSummary compress(const CommonOptions& options, const CompressRequest& request,
                                        const db::CompressEvents& events) = 0;
   virtual StatsSummary stats(const CommonOptions& options, int pieces) = 0;
+  // The draws of the ultra databases of a heuristic by class (app/ultra.h).
+  virtual UltraClasses ultra_classes(const CommonOptions& options, int pieces,
+                                     const std::string& heuristic) = 0;
   virtual retro::CountResult count(const CommonOptions& options, const CountRequest& request) = 0;
   virtual std::unique_ptr<PlaySession> play(const CommonOptions& options, const PlayRequest& request) = 0;
   virtual SolveResult solve(const CommonOptions& options, const SolveRequest& request,
                             const std::string& position) = 0;
   virtual PerftResult perft(const PerftRequest& request) = 0;
+  // Plays a match between two players (app/match.h).
+  virtual MatchResult match(const CommonOptions& options, const MatchRequest& request) = 0;
 
   // For the explorer: the game, its variant, start position and board; the databases
   // present under a data directory; where they are; and the report of a position after

@@ -39,8 +39,11 @@ std::string report_text(const PositionReport& report) {
                              report.no_legal_move ? "no legal move: the game is over" : "the game is over");
   }
   out += fmt::format("value: {}\n", report_value_text(report));
-  for (const auto& row : report.moves)
-    out += fmt::format("  {:<8} {:<16} {}\n", row.move, value_text(row.value, row.depth), row.position);
+  if (report.ultra) out += fmt::format("ultra ({}): {}\n", report.ultra_heuristic, *report.ultra);
+  for (const auto& row : report.moves) {
+    out += fmt::format("  {:<8} {:<16} {}{}\n", row.move, value_text(row.value, row.depth), row.position,
+                       row.ultra ? "  ultra: " + *row.ultra : "");
+  }
   return out;
 }
 
@@ -62,8 +65,14 @@ nlohmann::json to_json(const PositionReport& report) {
   }
   out["moves"] = nlohmann::json::array();
   for (const auto& row : report.moves) {
-    out["moves"].push_back(
-        {{"move", row.move}, {"position", row.position}, {"value", json_value(row.value, row.depth)}});
+    nlohmann::json move = {
+        {"move", row.move}, {"position", row.position}, {"value", json_value(row.value, row.depth)}};
+    if (row.ultra) move["ultra"] = *row.ultra;
+    out["moves"].push_back(move);
+  }
+  if (report.ultra) {
+    out["ultra"] = *report.ultra;
+    out["ultra_heuristic"] = report.ultra_heuristic;
   }
   out["best"] = report.best ? nlohmann::json(report.moves[*report.best].move) : nlohmann::json(nullptr);
   return out;

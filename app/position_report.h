@@ -15,6 +15,7 @@
 #include "core/game.h"
 #include "core/value.h"
 #include "db/database.h"
+#include "retro/ultra_probe.h"
 
 namespace gs::app {
 
@@ -24,6 +25,9 @@ struct PositionReport {
     std::string position;
     std::optional<Value> value;  // for the side making the move; nullopt: not in the databases
     bool depth = true;           // false: the databases keep win/draw/loss only there
+    // From the ultra databases (docs/ULTRA.md), where they are: the move's ultra value
+    // for the side making it, as text ("draw of rank 3 (sector 6-3-0-0), depth -2").
+    std::optional<std::string> ultra;
   };
   std::string game;
   std::string variant;
@@ -51,6 +55,12 @@ struct PositionReport {
   // more pieces than any tier built (beyond: that count).
   std::string missing_tier;
   std::optional<int> beyond;
+  // From the ultra databases of `ultra_heuristic` (ratio or stones), where they are
+  // beside the strong ones (games with sectors): the position's ultra value as text. The
+  // moves are then ranked by their ultra values (which order wins and losses as the
+  // strong values do, and tell draws apart), so `best` is the ultra-strong player's move.
+  std::string ultra_heuristic;
+  std::optional<std::string> ultra;
 };
 
 // Whether the value of pos comes with its depth: not from a tier written with
@@ -62,8 +72,52 @@ bool depth_known(const G& game, db::Database& database, const typename G::Positi
   return header == nullptr || header->depths();
 }
 
+// Adds the ultra values of a report's position and moves where the ultra databases are
+// beside the strong ones, and ranks the moves by them (see PositionReport).
 template <Game G>
-PositionReport report_position(const G& game, db::Database& database, const typename G::Position& pos) {
+requires HasSectors<G>
+void add_ultra(const G& game, const db::Location& location, const typename G::Position& pos,
+               PositionReport& report, const std::string& ultra) {
+  std::optional<retro::UltraHeuristic> heuristic = retro::ultra_available(location);
+  if (!ultra.empty()) {
+    heuristic = retro::parse_heuristic(ultra);
+    std::error_code ignored;
+    if (!std::filesystem::exists(retro::ultra_directory(location, *heuristic) / "ranks.txt", ignored))
+      fail("no ultra databases of heuristic {} in {}", ultra, location.directory().string());
+  }
+  if (!heuristic) return;
+  retro::UltraProber<G> prober(game, location, *heuristic);
+  const auto self = prober.lookup(pos);
+  if (!self) return;
+  report.ultra_heuristic = std::string(retro::heuristic_name(*heuristic));
+  report.ultra = prober.text(self->value, self->rank);
+  MoveList<G> moves;
+  game.moves(pos, moves);
+  // By the move's text: the report's rows are sorted already.
+  std::vector<std::pair<std::string, retro::UltraValue>> values;
+  for (const typename G::Move& move : moves) {
+    const std::optional<retro::UltraValue> v = prober.move_value(pos, game.play(pos, move));
+    if (!v) return;  // a move leads out of the ultra databases: no ranking
+    values.emplace_back(game.move_text(pos, move), *v);
+  }
+  auto value_of = [&](const std::string& move) {
+    for (const auto& [text, v] : values) {
+      if (text == move) return v;
+    }
+    fail("move {} is not among the position's moves", move);
+  };
+  for (PositionReport::Row& row : report.moves) row.ultra = prober.text(value_of(row.move), self->rank);
+  std::stable_sort(report.moves.begin(), report.moves.end(),
+                   [&](const PositionReport::Row& a, const PositionReport::Row& b) {
+                     return value_of(a.move).better_than(value_of(b.move));
+                   });
+}
+
+// `ultra`: the heuristic whose ultra databases to use (ratio or stones); empty: ratio
+// where it is built, else stones.
+template <Game G>
+PositionReport report_position(const G& game, db::Database& database, const typename G::Position& pos,
+                               const std::string& ultra = {}) {
   PositionReport report;
   report.game = std::string(G::kName);
   report.variant = game.variant();
@@ -93,13 +147,14 @@ PositionReport report_position(const G& game, db::Database& database, const type
     const std::optional<Value> child = db::probe(game, database, next);
     report.moves.push_back({game.move_text(pos, move), game.position_text(next),
                             child ? std::optional<Value>(child->before_move()) : std::nullopt,
-                            depth_known(game, database, next)});
+                            depth_known(game, database, next), std::nullopt});
   }
   using Row = PositionReport::Row;
   std::stable_sort(report.moves.begin(), report.moves.end(), [](const Row& a, const Row& b) {
     if (a.value && b.value) return a.value->better_than(*b.value);
     return a.value.has_value() && !b.value.has_value();
   });
+  if constexpr (HasSectors<G>) add_ultra(game, database.location(), pos, report, ultra);
   const bool all_known = std::all_of(report.moves.begin(), report.moves.end(),
                                      [](const Row& row) { return row.value.has_value(); });
   if (!report.moves.empty() && all_known) report.best = 0;

@@ -15,6 +15,9 @@ struct CommonOptions {
   bool quiet = false;       // no progress lines
   int threads = 0;          // 0: every core
   double memory_gib = 8.0;  // the working-memory budget of a build
+  // probe and play: the ultra databases to rank moves by (ratio or stones); empty:
+  // ratio where built, else stones (docs/ULTRA.md).
+  std::string ultra;
 };
 
 struct BuildRequest {
@@ -23,6 +26,8 @@ struct BuildRequest {
   // silent this long is given up and its tier handed to another.
   bool mpi = false;
   double mpi_timeout = 60;
+  // Then the ultra databases of this heuristic (ratio or stones, docs/ULTRA.md).
+  std::optional<std::string> ultra;
 };
 
 struct VerifyRequest {
@@ -31,6 +36,8 @@ struct VerifyRequest {
   // The most inconsistent positions described, over every tier (the lowest indices of
   // the first tiers in build order); all of them are counted whatever this is.
   std::uint64_t max_errors = 20;
+  // The ultra databases of this heuristic instead of the strong ones (docs/ULTRA.md).
+  std::optional<std::string> ultra;
 };
 
 // compress: the value encoding (wdl or depth), the codec (auto, rle, zstd or none) and
@@ -63,6 +70,17 @@ struct PlayRequest {
   std::optional<std::string> from;
   std::optional<std::filesystem::path> pdn;
   int game = 1;  // the game in the PDN file, from 1
+};
+
+// match: two players, the starts and how many games (app/match.h).
+struct MatchRequest {
+  std::string white = "ultra";  // player A, who moves first in the odd games
+  std::string black = "alphabeta:3";
+  int games = 100;
+  std::string from = "start";  // start or random-draws
+  int pieces = 4;              // random-draws: from the tiers up to this many pieces
+  std::uint64_t seed = 1;
+  std::optional<std::filesystem::path> pdn;  // write every game here
 };
 
 struct PerftRequest {

@@ -93,6 +93,49 @@ struct Inconsistency {
 };
 
 // One tier as verify checked it.
+// A match's results (app/match.h), from player A's side (the --white player).
+struct MatchResult {
+  std::string white;
+  std::string black;
+  std::string white_heuristic;  // the ultra databases' heuristic where a player is ultra
+  std::string black_heuristic;
+  std::string from;
+  std::uint64_t seed = 0;
+  std::uint64_t games = 0;
+  std::uint64_t wins = 0;
+  std::uint64_t draws = 0;
+  std::uint64_t losses = 0;
+  std::uint64_t first_games = 0;  // games A moved first in
+  std::uint64_t first_wins = 0;   // A's wins among them
+  std::uint64_t second_games = 0;
+  std::uint64_t second_wins = 0;
+  std::uint64_t adjudicated = 0;  // draws by the quiet-move rule or length
+  std::uint64_t plies = 0;
+  std::pair<double, double> win_interval{0, 1};    // 95 %, Wilson
+  std::pair<double, double> loss_interval{0, 1};   // 95 %, Wilson
+  double score = 0;                                // (wins + draws / 2) / games
+  std::pair<double, double> score_interval{0, 1};  // 95 %, normal approximation
+  double seconds = 0;
+};
+
+// The draws of the ultra databases by class (`stats --ultra`): the rank of the sector
+// perfect play finally stays in, for the side to move, with the sectors of that rank.
+struct UltraClasses {
+  std::string heuristic;
+  std::string directory;
+  std::uint64_t positions = 0;  // not holes
+  std::uint64_t wins = 0;
+  std::uint64_t losses = 0;
+  std::uint64_t draws = 0;
+  std::uint64_t stable = 0;  // draws whose final sector is their own (stored key 0)
+  struct Row {
+    int rank = 0;
+    std::uint64_t draws = 0;
+    std::vector<std::string> sectors;
+  };
+  std::vector<Row> rows;  // by rank, largest first
+};
+
 struct VerifiedTier {
   std::string name;
   bool checksums_only = false;

@@ -22,10 +22,12 @@
 #include "app/game_info.h"
 #include "app/game_service.h"
 #include "app/input_error.h"
+#include "app/match.h"
 #include "app/play.h"
 #include "app/position_report.h"
 #include "app/registry.h"
 #include "app/stats.h"
+#include "app/ultra.h"
 #include "app/verify.h"
 #include "core/error.h"
 #include "core/game.h"
@@ -91,7 +93,17 @@ class Service final : public GameService {
   void build(const CommonOptions& options, const BuildRequest& request, const TierCallback& on_tier,
              const SummaryCallback& on_summary) override {
     if (options.data.empty()) fail("--data is empty: name the database directory");
+    if (request.ultra) {
+      if (request.mpi) fail("--ultra and --mpi do not go together: ultra databases are built on one machine");
+      (void)retro::parse_heuristic(*request.ultra);
+      if constexpr (!HasSectors<G>)
+        fail("{} has no sectors: it has no ultra databases (docs/ULTRA.md)", G::kName);
+    }
     app::build(game_, options, request, on_tier, on_summary);
+    if (request.ultra) {
+      const BuildSummary summary = app::build_ultra(game_, options, request.pieces, *request.ultra, on_tier);
+      if (on_summary) on_summary(summary);
+    }
   }
   ExtendedTable extended(const CommonOptions& options, int max_in_hand, const TierCallback& on_tier,
                          BuildSummary& built) override {
@@ -100,6 +112,14 @@ class Service final : public GameService {
   }
   PositionReport probe(const CommonOptions& options, const std::string& text) override {
     db::Database database(location(options.data));
+    if (!options.ultra.empty()) {
+      // probe --ultra H: the moves ranked by the ultra databases of that heuristic.
+      const Position pos = parse(text, std::nullopt);
+      existing(options.data);
+      PositionReport report = report_position(game_, database, pos, options.ultra);
+      explain_missing(game_, database.location(), report);
+      return report;
+    }
     return probe(database, text, std::nullopt, true);
   }
   [[nodiscard]] PositionReport probe(db::Database& database, const std::string& text,
@@ -139,6 +159,7 @@ class Service final : public GameService {
   VerifySummary verify(const CommonOptions& options, const VerifyRequest& request,
                        const std::function<void(const VerifiedTier&)>& on_tier) override {
     existing(options.data);
+    if (request.ultra) return app::verify_ultra(game_, options, request, on_tier);
     return app::verify(game_, options, request, threads_of(options), on_tier);
   }
   db::CompressSummary compress(const CommonOptions& options, const CompressRequest& request,
@@ -159,6 +180,11 @@ class Service final : public GameService {
     const db::DirectoryLock lock(database.location().directory(), "compress");
     return db::compress_tiers(game_, database, retro::tiers_in_order(game_, request.pieces), compress,
                               events);
+  }
+  UltraClasses ultra_classes(const CommonOptions& options, int pieces,
+                             const std::string& heuristic) override {
+    existing(options.data);
+    return app::ultra_classes(game_, options, pieces, heuristic);
   }
   StatsSummary stats(const CommonOptions& options, int pieces) override {
     existing(options.data);
@@ -231,6 +257,11 @@ class Service final : public GameService {
     }
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
+  }
+
+  MatchResult match(const CommonOptions& options, const MatchRequest& request) override {
+    existing(options.data);
+    return app::match(game_, options, request);
   }
 
   [[nodiscard]] nlohmann::json describe() const override { return describe_game(game_); }

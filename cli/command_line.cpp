@@ -84,6 +84,12 @@ CommandLine::CommandLine(CLI::App& app) {
                    "seconds a building rank may stay silent before its tier goes to another rank")
       ->capture_default_str()
       ->check(number_in(0.5, 1e6));
+  build
+      ->add_option(
+          "--ultra", command_.build.ultra,
+          "then the ultra-strong databases with this heuristic for the sectors' values: ratio (their "
+          "win/draw/loss ratios) or stones (the stone difference); docs/ULTRA.md")
+      ->check(CLI::IsMember({"ratio", "stones"}));
   select(build);
 
   CLI::App* extended = add_command(
@@ -115,6 +121,12 @@ CommandLine::CommandLine(CLI::App& app) {
       ->check(CLI::PositiveNumber)
       ->needs(probe_pdn);
   probe->add_flag("--json", command_.json, "JSON output");
+  probe
+      ->add_option(
+          "--ultra", command_.common.ultra,
+          "rank the moves by the ultra databases of this heuristic (default: ratio where built, else "
+          "stones)")
+      ->check(CLI::IsMember({"ratio", "stones"}));
   probe->callback([this, probe_position] {
     if (!command_.pdn && probe_position->count() == 0)
       throw CLI::RequiredError("probe: a position or --pdn FILE");
@@ -135,6 +147,10 @@ CommandLine::CommandLine(CLI::App& app) {
                    "and exits 1 if it finds any or a tier it cannot read")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  verify
+      ->add_option("--ultra", command_.verify.ultra,
+                   "verify the ultra databases of this heuristic (ratio or stones)")
+      ->check(CLI::IsMember({"ratio", "stones"}));
   select(verify);
 
   CLI::App* compress =
@@ -165,6 +181,12 @@ CommandLine::CommandLine(CLI::App& app) {
       "checksum checked; no block is read: verify --checksums checks the blocks)",
       command_, true);
   stats->add_flag("--json", command_.json, "JSON output");
+  stats
+      ->add_option(
+          "--ultra", command_.stats_ultra,
+          "instead: the draws of the ultra databases of this heuristic (ratio or stones) by class, the rank "
+          "of the sector perfect play finally stays in")
+      ->check(CLI::IsMember({"ratio", "stones"}));
   select(stats);
 
   CLI::App* count =
@@ -220,6 +242,29 @@ CommandLine::CommandLine(CLI::App& app) {
       ->check(number_in(1e-5, 1e6));
   solve->add_flag("--json", command_.json, "JSON output");
   select(solve);
+
+  CLI::App* match = add_command(app, "match",
+                                "play games between two players: ultra[:ratio|:stones], strong, random or "
+                                "alphabeta:DEPTH (docs/ULTRA.md)",
+                                command_, false);
+  match->add_option("--white", command_.match.white, "player A, who moves first in the odd games")
+      ->capture_default_str();
+  match->add_option("--black", command_.match.black, "player B")->capture_default_str();
+  match->add_option("--games", command_.match.games, "games to play (each start twice, colours swapped)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 10000000));
+  match
+      ->add_option("--from", command_.match.from,
+                   "start (the game's start) or random-draws (drawn positions of the databases)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"start", "random-draws"}));
+  match->add_option("--pieces", command_.match.pieces, "random-draws: from the tiers up to this many pieces")
+      ->capture_default_str()
+      ->check(CLI::Range(2, 64));
+  match->add_option("--seed", command_.match.seed, "random seed")->capture_default_str();
+  match->add_option("--pdn", command_.match.pdn, "write every game to this PDN file");
+  match->add_flag("--json", command_.json, "JSON output");
+  select(match);
 
   CLI::App* perft = add_command(
       app, "perft", "count the leaves of the move tree to a depth (checks move generation)", command_, false);

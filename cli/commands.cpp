@@ -2,9 +2,11 @@
 
 #include <fmt/format.h>
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
+#include "app/position_report.h"
 #include "cli/output.h"
 #include "core/error.h"
 #include "core/quote.h"
@@ -66,6 +68,10 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
   if (command == "probe") {
     if (invocation.pdn) {
       print_analysis(out, service.analyse(common, *invocation.pdn, invocation.game_number), invocation.json);
+    } else if (!common.ultra.empty()) {
+      // probe --ultra H: the moves ranked by the ultra databases of that heuristic.
+      const app::PositionReport report = service.probe(common, invocation.position);
+      out << (invocation.json ? app::to_json(report).dump(2) + "\n" : app::report_text(report));
     } else {
       // Through the library other programs use (gamesolver/database.h), so that it
       // answers as this command does.
@@ -97,6 +103,11 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     print_compress_summary(out, summary, game, request.pieces);
     return 0;
   }
+  if (command == "stats" && invocation.stats_ultra) {
+    print_ultra_classes(out, service.ultra_classes(common, invocation.pieces, *invocation.stats_ultra),
+                        invocation.json);
+    return 0;
+  }
   if (command == "stats") {
     const app::StatsSummary stats = service.stats(common, pieces);
     print_stats(out, stats, invocation.json);
@@ -118,6 +129,10 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     return play_loop(service, common, invocation.play, invocation.play_options, streams.in, out);
   if (command == "solve") {
     print_solve(out, service.solve(common, invocation.solve, invocation.position), invocation.json);
+    return 0;
+  }
+  if (command == "match") {
+    print_match(out, service.match(common, invocation.match), invocation.json);
     return 0;
   }
   if (command == "perft") {

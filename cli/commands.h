@@ -16,7 +16,7 @@
 namespace gs::cli {
 
 struct Invocation {
-  std::string command;  // build, extended, probe, verify, compress, stats, count, play, solve, perft
+  std::string command;  // build, extended, probe, verify, compress, stats, count, play, solve, perft, match
   std::string game;
   std::string variant;
   std::vector<std::string> rules;
@@ -38,6 +38,8 @@ struct Invocation {
   PlayOptions play_options;
   app::SolveRequest solve;
   app::PerftRequest perft;
+  app::MatchRequest match;
+  std::optional<std::string> stats_ultra;  // stats --ultra HEURISTIC
 };
 
 // A command line that parses but asks the game for what it has not (--pieces over the

@@ -348,3 +348,84 @@ void print_perft(std::ostream& out, const app::PerftResult& perft, bool json) {
 }
 
 }  // namespace gs::cli
+
+namespace gs::cli {
+
+void print_match(std::ostream& out, const app::MatchResult& match, bool json) {
+  auto label = [](const std::string& player, const std::string& heuristic) {
+    return heuristic.empty() ? player : player + " (" + heuristic + ")";
+  };
+  if (json) {
+    const nlohmann::json body = {{"a", match.white},
+                                 {"b", match.black},
+                                 {"a_heuristic", match.white_heuristic},
+                                 {"b_heuristic", match.black_heuristic},
+                                 {"from", match.from},
+                                 {"seed", match.seed},
+                                 {"games", match.games},
+                                 {"wins", match.wins},
+                                 {"draws", match.draws},
+                                 {"losses", match.losses},
+                                 {"wins_moving_first", match.first_wins},
+                                 {"games_moving_first", match.first_games},
+                                 {"wins_moving_second", match.second_wins},
+                                 {"games_moving_second", match.second_games},
+                                 {"adjudicated", match.adjudicated},
+                                 {"plies", match.plies},
+                                 {"win_rate_95", {match.win_interval.first, match.win_interval.second}},
+                                 {"loss_rate_95", {match.loss_interval.first, match.loss_interval.second}},
+                                 {"score", match.score},
+                                 {"score_95", {match.score_interval.first, match.score_interval.second}},
+                                 {"seconds", match.seconds}};
+    out << body.dump(2) << "\n";
+    return;
+  }
+  const double n = static_cast<double>(std::max<std::uint64_t>(match.games, 1));
+  out << fmt::format("{} games, A = {} against B = {}, from {} (seed {}), {:.1f} s\n", match.games,
+                     label(match.white, match.white_heuristic), label(match.black, match.black_heuristic),
+                     match.from, match.seed, match.seconds);
+  out << fmt::format(
+      "A: {} wins ({:.1f}%, 95% CI {:.1f}-{:.1f}%), {} draws, {} losses ({:.1f}%, 95% CI {:.1f}-{:.1f}%)\n",
+      match.wins, 100 * static_cast<double>(match.wins) / n, 100 * match.win_interval.first,
+      100 * match.win_interval.second, match.draws, match.losses, 100 * static_cast<double>(match.losses) / n,
+      100 * match.loss_interval.first, 100 * match.loss_interval.second);
+  out << fmt::format(
+      "A's score {:.3f} (95% CI {:.3f}-{:.3f}); A won {} of {} moving first, {} of {} moving second; "
+      "{} draws adjudicated; {:.1f} plies a game\n",
+      match.score, match.score_interval.first, match.score_interval.second, match.first_wins,
+      match.first_games, match.second_wins, match.second_games, match.adjudicated,
+      static_cast<double>(match.plies) / n);
+}
+
+void print_ultra_classes(std::ostream& out, const app::UltraClasses& classes, bool json) {
+  if (json) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : classes.rows)
+      rows.push_back({{"rank", row.rank}, {"draws", row.draws}, {"sectors", row.sectors}});
+    const nlohmann::json body = {{"heuristic", classes.heuristic}, {"directory", classes.directory},
+                                 {"positions", classes.positions}, {"wins", classes.wins},
+                                 {"draws", classes.draws},         {"losses", classes.losses},
+                                 {"stable", classes.stable},       {"classes", rows}};
+    out << body.dump(2) << "\n";
+    return;
+  }
+  out << fmt::format(
+      "{} positions: {} wins, {} draws ({} stable in their own sector), {} losses; ultra ({}) in {}\n",
+      classes.positions, classes.wins, classes.draws, classes.stable, classes.losses, classes.heuristic,
+      classes.directory);
+  const double draws = static_cast<double>(std::max<std::uint64_t>(classes.draws, 1));
+  out << fmt::format("{:>6} {:>14} {:>8}  sectors of the rank\n", "rank", "draws", "%");
+  for (const auto& row : classes.rows) {
+    std::string sectors = fmt::format(
+        "{}", fmt::join(row.sectors.begin(),
+                        row.sectors.begin() +
+                            static_cast<std::ptrdiff_t>(std::min<std::size_t>(row.sectors.size(), 6)),
+                        " "));
+    if (row.sectors.size() > 6) sectors += fmt::format(" and {} more", row.sectors.size() - 6);
+    if (row.sectors.empty()) sectors = "(a draw by the rules)";
+    out << fmt::format("{:>6} {:>14} {:>8.3f}  {}\n", row.rank, row.draws,
+                       100 * static_cast<double>(row.draws) / draws, sectors);
+  }
+}
+
+}  // namespace gs::cli

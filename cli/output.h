@@ -49,6 +49,8 @@ void print_count(std::ostream& out, const retro::CountResult& counts, const std:
                  const CountLayout& layout);
 
 void print_perft(std::ostream& out, const app::PerftResult& perft, bool json);
+void print_match(std::ostream& out, const app::MatchResult& match, bool json);
+void print_ultra_classes(std::ostream& out, const app::UltraClasses& classes, bool json);
 
 void print_solve(std::ostream& out, const app::SolveResult& solve, bool json);
 

@@ -116,6 +116,22 @@
 //                                   symmetric copy of pos. Checkers: the side to move
 //                                   can capture (captures are compulsory).
 //
+// OPTIONAL: sectors, for ultra-strong solutions (retro/ultra_solver.h, docs/ULTRA.md)
+//   sectors(tier)                   the tier's sectors (SectorRange): one or two
+//                                   contiguous ranges of its indices that cover it, each
+//                                   named by a code (sector_name(code) names it) and
+//                                   with the side to move's material minus the
+//                                   opponent's (the stones heuristic). A sector is the
+//                                   unit a heuristic value is given to; the values are
+//                                   for the side to move. Contract: a move that keeps
+//                                   the tier leads from a sector into its twin, the
+//                                   same positions with the sides swapped: the other
+//                                   sector of a tier of two, or the sector itself in a
+//                                   tier of one (a symmetric tier, whose value must
+//                                   then be 0); `transient` marks a tier of one sector
+//                                   that no move keeps (any value). Mills: the
+//                                   sectors (W, B, WF, BF) of Gévay & Danner.
+//   sector_name(code)               a sector's name in files, tables and text.
 // OPTIONAL: search
 //   is_capture(pos, move)           true for a move that takes material: alpha-beta tries
 //                                   such moves first and follows them past its depth
@@ -265,6 +281,23 @@ template <class G>
 concept RanksUnmoves = requires(const G& game, Tier tier, const typename G::Position& pos,
                                 SmallVector<Index, G::kMaxUnmoves>& out) {
   game.unmove_indices(tier, pos, out);
+};
+
+// One sector of a tier (see above): the indices [begin, end) of the tier.
+struct SectorRange {
+  Tier code = 0;
+  Index begin = 0;
+  Index end = 0;
+  int balance = 0;         // material: the side to move's minus the opponent's
+  bool transient = false;  // no move keeps the tier
+  bool operator==(const SectorRange&) const = default;
+};
+
+// OPTIONAL sectors hook (see above).
+template <class G>
+concept HasSectors = requires(const G& game, Tier tier) {
+  { game.sectors(tier) } -> std::same_as<std::vector<SectorRange>>;
+  { game.sector_name(tier) } -> std::convertible_to<std::string>;
 };
 
 // OPTIONAL search hooks (see above).

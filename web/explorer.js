@@ -213,7 +213,9 @@ function renderMoves(report) {
     if (move.move === report.best) item.classList.add('best');
     const button = document.createElement('button');
     button.type = 'button';
-    button.title = `${move.move}: ${valueText(move.value)} for ${sideName(report.side)}, to ${move.position}`;
+    // The ultra databases' draw class, where they are (docs/ULTRA.md).
+    const ultra = move.ultra ? ` (ultra: ${move.ultra})` : '';
+    button.title = `${move.move}: ${valueText(move.value)}${ultra} for ${sideName(report.side)}, to ${move.position}`;
     const text = document.createElement('span');
     text.className = 'move-text';
     text.textContent = move.move;
@@ -221,6 +223,12 @@ function renderMoves(report) {
     value.className = 'move-value';
     value.textContent = valueText(move.value);
     button.append(text, value);
+    if (move.ultra && move.value && move.value.outcome === 'draw') {
+      const ultraText = document.createElement('span');
+      ultraText.className = 'move-ultra';
+      ultraText.textContent = move.ultra.replace(/^draw, /, '');
+      button.append(ultraText);
+    }
     button.addEventListener('click', () => playMove(move.move));
     item.append(button);
     list.append(item);
@@ -240,6 +248,7 @@ function render() {
     delete value.dataset.depth;
   }
   value.textContent = report.value ? `${valueText(report.value)} for ${sideName(side)}` : valueText(null);
+  if (report.ultra) value.textContent += ` (ultra ${report.ultra_heuristic}: ${report.ultra})`;
   $('where').textContent = report.terminal
     ? `${report.position}`
     : `tier ${report.tier}, index ${report.index}` + (report.best ? `; best move ${report.best}` : '');

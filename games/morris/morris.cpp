@@ -489,6 +489,37 @@ Index Morris::size(Tier tier) const {
   return total;
 }
 
+int Morris::evaluate(const Position& pos) const {
+  const int me = pos.side;
+  const std::uint32_t empty = geometry_.full() & ~(pos.stones[0] | pos.stones[1]);
+  std::array<int, 2> material{};
+  std::array<int, 2> mobility{};
+  std::array<int, 2> crossings{};
+  for (int side = 0; side < 2; ++side) {
+    material[side] = std::popcount(pos.stones[side]) + pos.hand[side];
+    for (std::uint32_t s = pos.stones[side]; s != 0; s &= s - 1) {
+      const std::uint32_t around = geometry_.neighbours(std::countr_zero(s));
+      mobility[side] += std::popcount(around & empty);
+      crossings[side] += std::popcount(around) == 4 ? 1 : 0;
+    }
+  }
+  const int total = material[0] + material[1];
+  const int ratio = total == 0 ? 0 : 1000 * (material[me] - material[me ^ 1]) / total;
+  return ratio + 10 * (mobility[me] - mobility[me ^ 1]) + 20 * (crossings[me] - crossings[me ^ 1]);
+}
+
+std::vector<SectorRange> Morris::sectors(Tier tier) const {
+  const Sector first = Sector::of(tier);
+  auto balance = [](const Sector& s) { return s.w + s.wf - s.b - s.bf; };
+  const Index first_size = sector_size(first);
+  std::vector<SectorRange> result{{first.code(), 0, first_size, balance(first), !paired(first)}};
+  if (paired(first) && first.swapped() != first) {
+    const Sector twin = first.swapped();
+    result.push_back({twin.code(), first_size, first_size + sector_size(twin), balance(twin), false});
+  }
+  return result;
+}
+
 std::uint64_t Morris::baseline_size(Tier tier) const {
   const Sector s = Sector::of(tier);
   std::uint64_t total = geometry_.position_classes(s.w, s.b);

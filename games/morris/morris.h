@@ -168,6 +168,11 @@ class Morris {
   [[nodiscard]] std::optional<Position> unrank(Tier tier, Index index) const;
   void unmoves(const Position& pos, UnmoveList<Morris>& out) const;
 
+  // A heuristic score for the side to move (core/game.h, HasEvaluation), of the kind
+  // Gévay & Danner's alpha-beta player used: the stone ratio, the sliding moves
+  // available, and the points with four neighbours held (docs/ULTRA.md).
+  [[nodiscard]] int evaluate(const Position& pos) const;
+
   // Sectors.
   // Whether a sector and its colour-swapped twin form one tier.
   [[nodiscard]] bool paired(const Sector& s) const {
@@ -185,6 +190,10 @@ class Morris {
     const int me = pos.side;
     return {std::popcount(pos.stones[me]), std::popcount(pos.stones[me ^ 1]), pos.hand[me], pos.hand[me ^ 1]};
   }
+  // The sectors of a tier (core/game.h, HasSectors): the tier's sector and, for a pair,
+  // its colour-swapped twin, whose indices follow.
+  [[nodiscard]] std::vector<SectorRange> sectors(Tier tier) const;
+  [[nodiscard]] static std::string sector_name(Tier code) { return tier_name(code); }
   // The tiers the starts with 3..max_stones stones to place per side need.
   [[nodiscard]] std::vector<Tier> start_tiers(int max_stones) const;
 
@@ -292,5 +301,6 @@ static_assert(HasBaselineSize<Morris>);
 static_assert(HasBoard<Morris>);
 static_assert(HasMaxPieces<Morris>);
 static_assert(HasIndexTables<Morris>);
+static_assert(HasSectors<Morris>);
 
 }  // namespace gs::morris
