@@ -1,5 +1,6 @@
 /* Probes positions through gamesolver's C API and prints each one's value, best move
- * and every move's value:  probe DATA GAME VARIANT POSITION [GAME VARIANT POSITION]... */
+ * and every move's value:  probe DATA (GAME VARIANT RULES POSITION)...  with RULES a
+ * comma-separated list of rule options or "". */
 #include <gamesolver/gamesolver.h>
 #include <stdio.h>
 
@@ -11,12 +12,13 @@ static void print_value(gs_value v) {
 }
 
 int main(int argc, char** argv) {
-  if (argc < 5 || (argc - 2) % 3 != 0)
-    return fprintf(stderr, "usage: probe DATA (GAME VARIANT POSITION)...\n"), 2;
-  for (int i = 2; i + 2 < argc; i += 3) {
+  if (argc < 6 || (argc - 2) % 4 != 0)
+    return fprintf(stderr, "usage: probe DATA (GAME VARIANT RULES POSITION)...\n"), 2;
+  for (int i = 2; i + 3 < argc; i += 4) {
     gs_database* db = NULL;
     gs_report* r = NULL;
-    if (gs_open(argv[1], argv[i], argv[i + 1], &db) != GS_OK || gs_probe(db, argv[i + 2], &r) != GS_OK) {
+    if (gs_open_with_rules(argv[1], argv[i], argv[i + 1], argv[i + 2], &db) != GS_OK ||
+        gs_probe(db, argv[i + 3], &r) != GS_OK) {
       fprintf(stderr, "probe: %s\n", gs_last_error());
       gs_close(db);
       return 1;

@@ -292,7 +292,7 @@ TEST_F(LibrarySolved, TheCApiAnswersAsTheCppApi) {
 TEST(Library, ListsEveryGame) {
   std::vector<std::string> names;
   for (const auto& game : gamesolver::games()) names.push_back(game.name);
-  for (const char* game : {"jungle", "morris", "checkers"})
+  for (const char* game : {"jungle", "morris", "checkers", "dobutsu"})
     EXPECT_NE(std::find(names.begin(), names.end(), game), names.end()) << game;
 }
 

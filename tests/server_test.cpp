@@ -207,9 +207,10 @@ int ServerTest::port_ = 0;
 
 TEST_F(ServerTest, GamesListsJungleWithItsVariantsAndDatabases) {
   const json body = get("/api/v1/games", 200);
-  ASSERT_EQ(body.at("games").size(), 3U);
+  ASSERT_EQ(body.at("games").size(), 4U);
   EXPECT_EQ(body["games"][1].at("name"), "checkers");
   EXPECT_EQ(body["games"][2].at("name"), "morris");
+  EXPECT_EQ(body["games"][3].at("name"), "dobutsu");
   const json& jungle = body["games"][0];
   EXPECT_EQ(jungle.at("name"), "jungle");
   EXPECT_EQ(jungle.at("default_variant"), "standard");

@@ -48,23 +48,26 @@ for m in report["moves"]: print("  %-8s %s" % (m["move"], text(m["value"])))
 ' "$1" "$2"
 }
 
-while IFS='|' read -r game variant position; do
-  expected=$("$gamesolver" probe "$game" --variant "$variant" "$position" --data "$data" --json)
-  check "$game: find_package, C++ API" "$expected" "$("$work/cmake/consumer_cpp" "$data" "$game" "$variant" "$position")"
-  check "$game: pkg-config, C++ API" "$expected" "$("$work/consumer_pc" "$data" "$game" "$variant" "$position")"
+while IFS='|' read -r game variant rules position; do
+  options=()
+  [ -n "$rules" ] && options=(--rule "$rules")
+  expected=$("$gamesolver" probe "$game" "$position" --variant "$variant" --data "$data" --json "${options[@]}")
+  check "$game: find_package, C++ API" "$expected" "$("$work/cmake/consumer_cpp" "$data" "$game" "$variant" "$rules" "$position")"
+  check "$game: pkg-config, C++ API" "$expected" "$("$work/consumer_pc" "$data" "$game" "$variant" "$rules" "$position")"
   lines=$(c_lines "$game" "$expected")
-  check "$game: find_package, C API" "$lines" "$("$work/cmake/consumer_c" "$data" "$game" "$variant" "$position")"
-  check "$game: pkg-config, C API" "$lines" "$("$work/probe_pc" "$data" "$game" "$variant" "$position")"
+  check "$game: find_package, C API" "$lines" "$("$work/cmake/consumer_c" "$data" "$game" "$variant" "$rules" "$position")"
+  check "$game: pkg-config, C API" "$lines" "$("$work/probe_pc" "$data" "$game" "$variant" "$rules" "$position")"
 done <<'POSITIONS'
-jungle|standard|7/2t4/7/7/7/2D1T2/7 w
-morris|standard|W:a1,d2,g1 B:a7,d7,b6 w 0 0
-checkers|english|W:W18,K10:B14
+jungle|standard||7/2t4/7/7/7/2D1T2/7 w
+morris|standard||W:a1,d2,g1 B:a7,d7,b6 w 0 0
+checkers|english||W:W18,K10:B14
+dobutsu|standard|kinds=C|1l1/1c1/1C1/1L1 b -
 POSITIONS
 
 # An error: the same message, after "error <kind>: " (1: bad input) and "probe: ".
 message=$("$gamesolver" probe jungle "7/7/7 w" --data "$data" 2>&1 >/dev/null | sed 's/^gamesolver: error: //') || true
-check "bad position, C++ API" "error 1: $message" "$("$work/cmake/consumer_cpp" "$data" jungle "" "7/7/7 w" || true)"
-check "bad position, C API" "probe: $message" "$("$work/cmake/consumer_c" "$data" jungle "" "7/7/7 w" 2>&1 || true)"
+check "bad position, C++ API" "error 1: $message" "$("$work/cmake/consumer_cpp" "$data" jungle "" "" "7/7/7 w" || true)"
+check "bad position, C API" "probe: $message" "$("$work/cmake/consumer_c" "$data" jungle "" "" "7/7/7 w" 2>&1 || true)"
 # Only the public API is exported by the shared library.
 if nm -D --defined-only "$libdir"/libgamesolver.so | grep -E ' T ' | grep -v -E ' T (gs_|_ZN10gamesolver|_ZNK10gamesolver)'; then
   echo "FAIL: libgamesolver.so exports symbols outside the public API (above)"

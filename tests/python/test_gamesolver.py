@@ -22,7 +22,11 @@ SEEDS = {
     ("jungle", "standard"): ["7/2t4/7/7/7/2D1T2/7 w", "7/2e4/7/3r3/7/2R4/7 b"],
     ("morris", "standard"): ["W:a1,d2,g1 B:a7,d7,b6 w 0 0", "W:a1,d2,g1 B:a7,d7,g7 b 0 0"],
     ("checkers", "english"): ["W:W18,K10:B14", "B:W18,22:BK6"],
+    ("dobutsu", "standard"): ["1l1/1c1/1C1/1L1 b -", "1l1/1c1/LC1/3 w -"],
 }
+# Rule options of a sample: Dobutsu shogi's lions-and-chicks sub-game (the whole game is
+# one tier of 855 M indices).
+RULES = {("dobutsu", "standard"): ["kinds=C"]}
 PER_GAME = 12
 
 
@@ -30,8 +34,9 @@ def cli(*args):
     return subprocess.run([BINARY, *args], capture_output=True, text=True)
 
 
-def cli_probe(game, variant, position, data=DATA):
-    result = cli("probe", game, "--variant", variant, position, "--data", str(data), "--json")
+def cli_probe(game, variant, position, data=DATA, rules=()):
+    options = [option for rule in rules for option in ("--rule", rule)]
+    result = cli("probe", game, position, "--variant", variant, "--data", str(data), "--json", *options)
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -69,13 +74,14 @@ def value_json(value):
 
 @pytest.mark.parametrize("game,variant", sorted(SEEDS))
 def test_probe_answers_as_the_command(game, variant):
-    db = gamesolver.open(DATA, game, variant=variant)
+    rules = RULES.get((game, variant), [])
+    db = gamesolver.open(DATA, game, variant=variant, rules=rules)
     assert (db.game, db.variant) == (game, variant)
     positions = sample(db, SEEDS[(game, variant)], PER_GAME)
     assert len(positions) == PER_GAME
     known = 0
     for position in positions:
-        expected = cli_probe(game, variant, position)
+        expected = cli_probe(game, variant, position, rules=rules)
         report = db.probe(position)
         assert json.loads(report.json()) == expected
         # The attributes say what the JSON says.
@@ -153,4 +159,4 @@ def test_build_stats_and_verify_from_python(tmp_path):
 
 def test_games():
     names = [game.name for game in gamesolver.games()]
-    assert {"jungle", "morris", "checkers"} <= set(names)
+    assert {"jungle", "morris", "checkers", "dobutsu"} <= set(names)
