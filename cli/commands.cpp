@@ -104,8 +104,7 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     return 0;
   }
   if (command == "stats" && invocation.stats_ultra) {
-    print_ultra_classes(out, service.ultra_classes(common, pieces, *invocation.stats_ultra),
-                        invocation.json);
+    print_ultra_classes(out, service.ultra_classes(common, pieces, *invocation.stats_ultra), invocation.json);
     return 0;
   }
   if (command == "stats") {
