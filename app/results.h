@@ -157,6 +157,16 @@ struct VerifySummary {
   std::string first_failure;       // the first of their errors
 
   [[nodiscard]] bool ok() const { return inconsistent == 0 && failed_tiers == 0; }
+  // Counts a tier's outcome (its positions are counted by the caller).
+  void add(const VerifiedTier& tier) {
+    inconsistent += tier.inconsistent;
+    inconsistent_tiers += tier.inconsistent > 0 ? 1 : 0;
+    listed += tier.listed.size();
+    if (!tier.failure.empty()) {
+      if (failed_tiers == 0) first_failure = tier.failure;
+      ++failed_tiers;
+    }
+  }
 };
 
 struct TierStats {

@@ -89,13 +89,7 @@ VerifySummary verify_ultra(const G& game, const CommonOptions& options, const Ve
                                   "an ultra value", "the strong database's outcome"});
           }
           summary.positions += found.failure.empty() ? found.positions : 0;
-          summary.inconsistent += row.inconsistent;
-          summary.inconsistent_tiers += row.inconsistent > 0 ? 1 : 0;
-          summary.listed += row.listed.size();
-          if (!row.failure.empty()) {
-            if (summary.failed_tiers == 0) summary.first_failure = row.failure;
-            ++summary.failed_tiers;
-          }
+          summary.add(row);
           if (on_tier) on_tier(row);
         });
     summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -59,13 +59,7 @@ VerifySummary verify(const G& game, const CommonOptions& options, const VerifyRe
     } else {
       for (const Tier done : released[tier]) database.forget(done);  // their decompressed blocks
     }
-    summary.inconsistent += row.inconsistent;
-    summary.inconsistent_tiers += row.inconsistent > 0 ? 1 : 0;
-    summary.listed += row.listed.size();
-    if (!row.failure.empty()) {
-      if (summary.failed_tiers == 0) summary.first_failure = row.failure;
-      ++summary.failed_tiers;
-    }
+    summary.add(row);
     if (on_tier) on_tier(row);
   }
   summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -7,7 +7,7 @@
 // A piece in the hand of the side to move is a pseudo-square named '*' and its letter in
 // upper case ('*C'): a click on it selects it, and a click on an empty square drops it
 // there, as a click on a piece and then on its destination moves it.
-import { CELL, MARGIN, drawGrid, element, squareName, squareOrigin } from './grid.js';
+import { CELL, MARGIN, drawGrid, element, parsePlacement, squareOrigin } from './grid.js';
 
 const HAND_WIDTH = 84;
 const ANIMAL = { L: 'lion', G: 'giraffe', E: 'elephant', C: 'chick', H: 'hen' };
@@ -16,20 +16,7 @@ const ANIMAL = { L: 'lion', G: 'giraffe', E: 'elephant', C: 'chick', H: 'hen' };
 // (hands[side]: the upper-case letters held).
 export function parsePosition(text) {
   const [placement, side, held = '-'] = text.trim().split(/\s+/);
-  const squares = new Map();
-  const ranks = placement.split('/');
-  ranks.forEach((row, index) => {
-    const rank = ranks.length - 1 - index;
-    let file = 0;
-    for (const c of row) {
-      if (c >= '1' && c <= '9') {
-        file += Number(c);
-      } else {
-        squares.set(squareName(file, rank), c);
-        file += 1;
-      }
-    }
-  });
+  const squares = parsePlacement(placement);
   const hands = [[], []];
   if (held !== '-') {
     for (const c of held) hands[c === c.toUpperCase() ? 0 : 1].push(c.toUpperCase());

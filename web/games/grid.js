@@ -87,3 +87,23 @@ export function drawGrid(container, board, highlights, squareFill, { coordinates
   container.replaceChildren(svg);
   return { svg, pieces };
 }
+
+// The squares of a FEN-like placement: ranks from the top down separated by '/', a letter
+// per piece, digits for runs of empty squares. Returns square name -> piece letter.
+export function parsePlacement(placement) {
+  const squares = new Map();
+  const ranks = placement.split('/');
+  ranks.forEach((row, index) => {
+    const rank = ranks.length - 1 - index;
+    let file = 0;
+    for (const c of row) {
+      if (c >= '1' && c <= '9') {
+        file += Number(c);
+      } else {
+        squares.set(squareName(file, rank), c);
+        file += 1;
+      }
+    }
+  });
+  return squares;
+}

@@ -3,25 +3,12 @@
 // R D T E for White and r d t e for Black, digits for runs of empty squares, then w or
 // b. Move text: the piece's letter, x for a capture, the destination ('Eb2', 'txe5'), or
 // from-to ('b1b2').
-import { CELL, drawGrid, element, squareName, squareOrigin } from './grid.js';
+import { CELL, drawGrid, element, parsePlacement, squareOrigin } from './grid.js';
 
 // square name -> piece letter, and the side to move (0 White, 1 Black).
 export function parsePosition(text) {
   const [placement, side] = text.trim().split(/\s+/);
-  const squares = new Map();
-  const ranks = placement.split('/');
-  ranks.forEach((row, index) => {
-    const rank = ranks.length - 1 - index;
-    let file = 0;
-    for (const c of row) {
-      if (c >= '1' && c <= '9') {
-        file += Number(c);
-      } else {
-        squares.set(squareName(file, rank), c);
-        file += 1;
-      }
-    }
-  });
+  const squares = parsePlacement(placement);
   return { squares, side: side === 'b' ? 1 : 0 };
 }
 
