@@ -98,6 +98,35 @@ std::vector<ValueCode> strong_codes(const G& game, db::Database& database, Tier 
   return codes;
 }
 
+// Where a tier's ultra values project to other values than its strong database holds:
+// how many positions, and the first of them.
+struct StrongDifferences {
+  std::uint64_t count = 0;
+  Index first = 0;
+  Value projected, stored;  // at `first`
+};
+
+template <Game G>
+StrongDifferences strong_differences(const G& game, db::Database& database, Tier tier,
+                                     const UltraTier& values, const SectorRanks& ranks) {
+  const std::vector<ValueCode> strong = strong_codes(game, database, tier);
+  database.forget(tier);
+  StrongDifferences found;
+  for (Index i = 0; i < strong.size(); ++i) {
+    if (strong[i] == kHoleCode) continue;
+    const Value projected =
+        ultra_strong(UltraValue::unpack(values.cells[i]), values.sectors.rank(i), ranks.win);
+    if (projected.code() == strong[i]) continue;
+    if (found.count == 0) {
+      found.first = i;
+      found.projected = projected;
+      found.stored = Value::from_code(strong[i]);
+    }
+    ++found.count;
+  }
+  return found;
+}
+
 // The ranks of a heuristic for the tiers up to `pieces`, from the strong databases.
 template <Game G>
 requires HasSectors<G> SectorRanks heuristic_ranks(const G& game, db::Database& database,
@@ -230,16 +259,10 @@ requires HasSectors<G> std::vector<UltraTierReport> build_ultra(
       values.cells = solver.solve();
       values.sectors = TierSectors::of(game, tier, ranks);
       // The strong projection must be the strong database, value for value.
-      const std::vector<ValueCode> strong = strong_codes(game, database, tier);
-      database.forget(tier);
-      for (Index i = 0; i < strong.size(); ++i) {
-        if (strong[i] == kHoleCode) continue;
-        const Value projected =
-            ultra_strong(UltraValue::unpack(values.cells[i]), values.sectors.rank(i), ranks.win);
-        if (projected.code() != strong[i]) {
-          fail("tier {} index {}: the ultra value projects to {}, the strong database holds {}", report.name,
-               i, projected.to_string(), Value::from_code(strong[i]).to_string());
-        }
+      const StrongDifferences differences = strong_differences(game, database, tier, values, ranks);
+      if (differences.count > 0) {
+        fail("tier {} index {}: the ultra value projects to {}, the strong database holds {}", report.name,
+             differences.first, differences.projected.to_string(), differences.stored.to_string());
       }
       db::write_ultra_tier(path, header, values.cells);
       tables.put(tier, std::move(values));
@@ -299,14 +322,7 @@ requires HasSectors<G> std::vector<UltraVerifiedTier> verify_ultra(
       row.listed = found.first;
       listed += row.listed.size();
       const UltraTier& values = *tables.find(tier);
-      const std::vector<ValueCode> strong = strong_codes(game, database, tier);
-      database.forget(tier);
-      for (Index i = 0; i < strong.size(); ++i) {
-        if (strong[i] == kHoleCode) continue;
-        const Value projected =
-            ultra_strong(UltraValue::unpack(values.cells[i]), values.sectors.rank(i), ranks.win);
-        row.strong_differs += projected.code() != strong[i] ? 1 : 0;
-      }
+      row.strong_differs = strong_differences(game, database, tier, values, ranks).count;
     } catch (const Error& error) {
       row.failure = error.what();
     }
