@@ -55,7 +55,8 @@ nlohmann::json describe_game(const G& game) {
 }
 
 // The tiers whose files are present (by name; their contents are checked when they are
-// first probed), and the largest piece count up to which every tier is present.
+// first probed), and the largest piece count up to which every tier is present (for a
+// game of one tier, its piece count once that tier is there).
 template <Game G>
 nlohmann::json databases_present(const G& game, const db::Location& location) {
   std::set<Tier> present;
@@ -83,7 +84,10 @@ nlohmann::json databases_present(const G& game, const db::Location& location) {
   for (int pieces = 1; pieces <= 64 && !present.empty(); ++pieces) {
     const std::vector<Tier> all = game.tiers(pieces);
     if (!std::all_of(all.begin(), all.end(), [&](Tier tier) { return present.contains(tier); })) break;
-    if (!all.empty() && all.size() > previous) complete = pieces;
+    // A tier may hold more pieces than asked for (a game of one tier holds them all).
+    int most = pieces;
+    for (const Tier tier : all) most = std::max(most, game.tier_pieces(tier));
+    if (!all.empty() && all.size() > previous) complete = most;
     if (!all.empty() && all.size() == previous) break;
     previous = all.size();
   }

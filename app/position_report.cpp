@@ -75,6 +75,7 @@ nlohmann::json to_json(const PositionReport& report) {
     out["ultra_heuristic"] = report.ultra_heuristic;
   }
   out["best"] = report.best ? nlohmann::json(report.moves[*report.best].move) : nlohmann::json(nullptr);
+  if (report.played) out["played"] = *report.played;
   return out;
 }
 

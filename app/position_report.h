@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "app/tier_listing.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "core/value.h"
@@ -55,6 +56,9 @@ struct PositionReport {
   // more pieces than any tier built (beyond: that count).
   std::string missing_tier;
   std::optional<int> beyond;
+  // The move text given with the position, where the report is of the position after it
+  // (the library's probe(position, move), the server's &move=).
+  std::optional<std::string> played;
   // From the ultra databases of `ultra_heuristic` (ratio or stones), where they are
   // beside the strong ones (games with sectors): the position's ultra value as text. The
   // moves are then ranked by their ultra values (which order wins and losses as the
@@ -164,23 +168,14 @@ PositionReport report_position(const G& game, db::Database& database, const type
 // Fills report.missing_tier or report.beyond where the report's position has no value
 // and its tier no file in the directory: a tier not built among those of its piece count,
 // or a position beyond the databases' largest piece count (from the tiers whose files are
-// in the directory).
+// in the directory, as `listing` keeps them).
 template <Game G>
-void explain_missing(const G& game, const db::Location& location, PositionReport& report) {
+void explain_missing(const G& game, const db::Location& location, PositionReport& report,
+                     TierListing& listing) {
   if (report.value || !report.ranked) return;
   std::error_code error;
   if (std::filesystem::exists(location.file(report.tier), error)) return;
-  int most = -1;
-  for (std::filesystem::directory_iterator it(location.directory(), error), end; !error && it != end;
-       it.increment(error)) {
-    const std::filesystem::path& path = it->path();
-    if (path.extension().string() != db::kFileSuffix) continue;
-    try {
-      most = std::max(most, game.tier_pieces(game.parse_tier(path.stem().string())));
-    } catch (const Error&) {
-      continue;  // not a tier's file
-    }
-  }
+  const int most = listing.most_pieces(game, location.directory());
   const int pieces = game.tier_pieces(report.ranked->tier);
   if (pieces <= most) {
     report.missing_tier = report.tier;

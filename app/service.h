@@ -117,7 +117,7 @@ class Service final : public GameService {
       const Position pos = parse(text, std::nullopt);
       existing(options.data);
       PositionReport report = report_position(game_, database, pos, options.ultra);
-      explain_missing(game_, database.location(), report);
+      explain_missing(game_, database.location(), report, listing_);
       return report;
     }
     return probe(database, text, std::nullopt, true);
@@ -128,7 +128,8 @@ class Service final : public GameService {
     const Position pos = parse(text, move);
     if (check_directory) existing(database.location().data);
     PositionReport report = report_position(game_, database, pos);
-    explain_missing(game_, database.location(), report);
+    explain_missing(game_, database.location(), report, listing_);
+    report.played = move;
     return report;
   }
   [[nodiscard]] ProbedValue probe_value(db::Database& database, const std::string& text,
@@ -313,6 +314,8 @@ class Service final : public GameService {
   }
 
   G game_;
+  // The tier files of the directory probed, for reports of positions without a value.
+  mutable TierListing listing_;
 };
 
 // Refuses rule options that contradict each other, which the game would settle silently

@@ -62,6 +62,9 @@ Database Database::open(const std::string& data, const std::string& game, const 
     probing.position_cache_entries = options.position_cache_entries;
     state->database =
         std::make_unique<gs::db::Database>(state->service->database_location(state->data), true, probing);
+    // Without require_databases the directory is never looked for: probes see its
+    // tiers missing.
+    state->directory_seen.store(!options.require_databases, std::memory_order_relaxed);
     return Database(std::move(state));
   });
 }
@@ -73,6 +76,13 @@ std::string Database::directory() const { return state_->database->location().di
 std::string Database::start() const {
   return translated(ErrorKind::kInternal,
                     [&] { return state_->service->describe().at("start").get<std::string>(); });
+}
+
+std::string Database::description_json() const {
+  return translated(ErrorKind::kInternal, [&] { return state_->service->describe().dump(); });
+}
+std::string Database::inventory_json() const {
+  return translated(ErrorKind::kDatabase, [&] { return state_->service->databases(state_->data).dump(); });
 }
 
 Report Database::probe(const std::string& position) const {
@@ -172,6 +182,7 @@ Report Database::make_report(std::shared_ptr<detail::ReportData> data) {
   report.best = from.best;
   report.missing_tier = from.missing_tier;
   report.beyond = from.beyond;
+  report.played = from.played;
   report.data_ = std::move(data);
   return report;
 }

@@ -27,6 +27,13 @@ std::string Value::text() const {
 
 std::string Report::json() const { return data_ ? gs::app::to_json(data_->report).dump(2) : "null"; }
 
+std::string Report::compact_json() const {
+  // Text that is not UTF-8 (a position or move as typed) is replaced, not thrown on.
+  return data_
+             ? gs::app::to_json(data_->report).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+             : "null";
+}
+
 std::string Report::text() const { return data_ ? gs::app::report_text(data_->report) : ""; }
 
 namespace detail {

@@ -186,21 +186,26 @@ PYBIND11_MODULE(_gamesolver, module) {
           "open",
           [](const std::string& data, const std::string& game, const std::string& variant,
              const std::vector<std::string>& rules, std::uint64_t block_cache_bytes,
-             std::size_t position_cache_entries) {
+             std::size_t position_cache_entries, bool require_databases) {
             gamesolver::OpenOptions options;
             options.block_cache_bytes = block_cache_bytes;
             options.position_cache_entries = position_cache_entries;
+            options.require_databases = require_databases;
             return Database::open(data, game, variant, rules, options);
           },
           py::arg("data"), py::arg("game"), py::arg("variant") = "",
           py::arg("rules") = std::vector<std::string>{},
           py::arg("block_cache_bytes") = gamesolver::OpenOptions{}.block_cache_bytes,
-          py::arg("position_cache_entries") = gamesolver::OpenOptions{}.position_cache_entries, Release())
+          py::arg("position_cache_entries") = gamesolver::OpenOptions{}.position_cache_entries,
+          py::arg("require_databases") = gamesolver::OpenOptions{}.require_databases, Release())
       .def_property_readonly("game", &Database::game)
       .def_property_readonly("variant", &Database::variant)
       .def_property_readonly("rules", &Database::rules)
       .def_property_readonly("directory", &Database::directory)
       .def_property_readonly("start", &Database::start)
+      .def("description_json", &Database::description_json, Release(),
+           "the variant as the explorer draws it (JSON text)")
+      .def("inventory_json", &Database::inventory_json, Release(), "the tier files present (JSON text)")
       .def(
           "probe",
           [](const Database& database, const std::string& position, const std::optional<std::string>& move) {

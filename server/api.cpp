@@ -8,10 +8,9 @@
 #include <utility>
 #include <vector>
 
-#include "app/input_error.h"
-#include "app/position_report.h"
 #include "core/error.h"
 #include "core/quote.h"
+#include "gamesolver/error.h"
 
 namespace gs::server {
 
@@ -22,16 +21,26 @@ class NotFound : public Error {
   using Error::Error;
 };
 
-const app::GameEntry& find(const std::string& name) {
-  for (const app::GameEntry& game : app::registered_games()) {
+class BadRequest : public Error {
+ public:
+  using Error::Error;
+};
+
+const gamesolver::GameInfo& find(const std::vector<gamesolver::GameInfo>& games, const std::string& name) {
+  for (const gamesolver::GameInfo& game : games) {
     if (game.name == name) return game;
   }
   try {
-    app::find_game(name);  // throws the message that lists the known games
-  } catch (const Error& error) {
+    (void)gamesolver::Database::open("", name);  // throws the message that lists the known games
+  } catch (const gamesolver::Error& error) {
     throw NotFound(error.what());
   }
-  throw NotFound("unknown game '" + name + "'");
+  throw NotFound("unknown game " + quote_input(name));
+}
+
+const std::vector<gamesolver::GameInfo>& all_games() {
+  static const std::vector<gamesolver::GameInfo> games = gamesolver::games();
+  return games;
 }
 
 // "standard,elephant_takes_rat=off" -> "standard", {"elephant_takes_rat=off"}.
@@ -57,8 +66,14 @@ Reply guarded(Body&& body) {
     return body();
   } catch (const NotFound& error) {
     return error_reply(404, error.what());
-  } catch (const app::InputError& error) {
+  } catch (const BadRequest& error) {
     return error_reply(400, error.what());
+  } catch (const gamesolver::Error& error) {
+    switch (error.kind()) {
+      case gamesolver::ErrorKind::kInput: return error_reply(400, error.what());
+      case gamesolver::ErrorKind::kNotFound: return error_reply(404, error.what());
+      default: return error_reply(500, error.what());
+    }
   } catch (const Error& error) {
     return error_reply(500, error.what());
   } catch (const std::exception& error) {
@@ -68,34 +83,42 @@ Reply guarded(Body&& body) {
 
 }  // namespace
 
-Reply error_reply(int status, const std::string& message) {
-  return {status, {{"error", printable(message)}}};
+// JSON text; text that is not UTF-8 (as a client sent it) is replaced, not thrown on.
+std::string dumped(const nlohmann::json& body) {
+  return body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-Api::Variant& Api::variant(const app::GameEntry& game, const std::string& name) {
-  std::unique_ptr<app::GameService> service;
+Reply error_reply(int status, const std::string& message) {
+  return {status, dumped({{"error", printable(message)}})};
+}
+
+const gamesolver::Database& Api::variant(const gamesolver::GameInfo& game, const std::string& name) {
+  const std::string spelled = game.name + "/" + name;
+  {
+    const std::lock_guard lock(mutex_);
+    if (const auto found = spellings_.find(spelled); found != spellings_.end()) return *found->second;
+  }
   auto [variant, rules] = split_variant(name);
+  gamesolver::OpenOptions options;
+  options.require_databases = false;
+  std::optional<gamesolver::Database> opened;
   try {
-    service = game.make(variant, rules);
-  } catch (const Error& error) {
+    opened.emplace(gamesolver::Database::open(data_.string(), game.name, variant, rules, options));
+  } catch (const gamesolver::Error& error) {
     // The game's message names a variant it does not know, and the game; one about a
     // rule option needs the whole name around it.
     if (rules.empty()) throw NotFound(error.what());
     throw NotFound(fmt::format("variant {} of {}: {}", quote_input(name), game.name, error.what()));
   }
-  const db::Location location = service->database_location(data_);
-  const std::string key = game.name + "/" + location.directory().filename().string();
+  const std::string key = game.name + "/" + std::filesystem::path(opened->directory()).filename().string();
   const std::lock_guard lock(mutex_);
   auto& slot = variants_[key];
-  if (!slot) {
-    slot = std::make_unique<Variant>();
-    slot->database = std::make_unique<db::Database>(location);
-    slot->service = std::move(service);
-  }
+  if (!slot) slot = std::make_unique<gamesolver::Database>(std::move(*opened));
+  if (spellings_.size() < kMaxSpellings) spellings_.emplace(spelled, slot.get());
   return *slot;
 }
 
-nlohmann::json Api::describe(const app::GameEntry& game) {
+nlohmann::json Api::describe(const gamesolver::GameInfo& game) {
   // The standard variant first, then every other variant with a database directory.
   std::vector<std::string> names = {""};
   std::error_code error;
@@ -109,22 +132,22 @@ nlohmann::json Api::describe(const app::GameEntry& game) {
   nlohmann::json out;
   std::vector<std::string> seen;
   for (const std::string& name : names) {
-    Variant* found = nullptr;
+    const gamesolver::Database* found = nullptr;
     try {
       found = &variant(game, name);
     } catch (const NotFound&) {
       continue;  // a directory that is no variant of the game
     }
-    const nlohmann::json databases = found->service->databases(data_);
+    const nlohmann::json databases = nlohmann::json::parse(found->inventory_json());
     const std::string directory = databases.at("directory");
     if (!name.empty() && name != directory) continue;  // a spelling of a variant listed already
     if (std::find(seen.begin(), seen.end(), directory) != seen.end()) continue;
     seen.push_back(directory);
-    nlohmann::json description = found->service->describe();
+    const nlohmann::json description = nlohmann::json::parse(found->description_json());
     if (out.is_null()) {
       out = {{"name", game.name},
              {"description", game.description},
-             {"options", game.option_help},
+             {"options", game.options},
              {"default_variant", directory},
              {"board", description.at("board")},
              {"start", description.at("start")}};
@@ -143,29 +166,27 @@ nlohmann::json Api::describe(const app::GameEntry& game) {
 Reply Api::games() {
   return guarded([&] {
     nlohmann::json games = nlohmann::json::array();
-    for (const app::GameEntry& game : app::registered_games()) games.push_back(describe(game));
-    return Reply{200, {{"games", games}}};
+    for (const gamesolver::GameInfo& game : all_games()) games.push_back(describe(game));
+    return Reply{200, dumped({{"games", games}})};
   });
 }
 
 Reply Api::game(const std::string& name) {
-  return guarded([&] { return Reply{200, describe(find(name))}; });
+  return guarded([&] { return Reply{200, dumped(describe(find(all_games(), name)))}; });
 }
 
 Reply Api::position(const std::string& name, const std::optional<std::string>& position,
                     const std::optional<std::string>& variant_name, const std::optional<std::string>& move) {
   return guarded([&] {
-    const app::GameEntry& game = find(name);
-    Variant& found = variant(game, variant_name.value_or(""));
+    const gamesolver::Database& database = variant(find(all_games(), name), variant_name.value_or(""));
     if (!position || position->empty()) {
-      throw app::InputError("missing parameter p: the position text, or 'start'");
+      throw BadRequest("missing parameter p: the position text, or 'start'");
     }
     if (position->size() > kMaxTextLength || (move && move->size() > kMaxTextLength)) {
-      throw app::InputError(fmt::format("position or move text longer than {} characters", kMaxTextLength));
+      throw BadRequest(fmt::format("position or move text longer than {} characters", kMaxTextLength));
     }
-    nlohmann::json report = app::to_json(found.service->report(*found.database, *position, move));
-    if (move) report["played"] = *move;
-    return Reply{200, std::move(report)};
+    const gamesolver::Report report = move ? database.probe(*position, *move) : database.probe(*position);
+    return Reply{200, report.compact_json()};
   });
 }
 

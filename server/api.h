@@ -14,6 +14,10 @@
 // options, comma separated ("standard", "standard,elephant_takes_rat=off"). Errors are
 // {"error": "..."}: 400 for bad position or move text, 404 for an unknown game or
 // variant, 500 when a database file is damaged.
+//
+// It is built on gamesolver's public library (gamesolver/database.h), as any program
+// probing the databases would be: each variant is a gamesolver::Database opened without
+// requiring its databases, so that the rules of every game can be explored.
 #include <cstddef>
 #include <filesystem>
 #include <map>
@@ -23,14 +27,14 @@
 #include <optional>
 #include <string>
 
-#include "app/registry.h"
-#include "db/database.h"
+#include "gamesolver/database.h"
 
 namespace gs::server {
 
+// A status and its body, JSON text.
 struct Reply {
   int status = 200;
-  nlohmann::json body;
+  std::string body;
 };
 
 Reply error_reply(int status, const std::string& message);
@@ -48,20 +52,20 @@ class Api {
                  const std::optional<std::string>& variant, const std::optional<std::string>& move);
 
  private:
-  // A variant's service and its open databases, made on first use and kept: the open
-  // tier files are the warm cache. The number of variants is bounded by the games' rule
-  // options, so is this map.
-  struct Variant {
-    std::unique_ptr<app::GameService> service;
-    std::unique_ptr<db::Database> database;
-  };
-  // Throws NotFound for an unknown game or variant.
-  Variant& variant(const app::GameEntry& game, const std::string& name);
-  nlohmann::json describe(const app::GameEntry& game);
+  // A variant's databases, opened on first use and kept: their open tier files are the
+  // warm cache. The number of variants is bounded by the games' rule options, so is
+  // this map. Throws NotFound for an unknown game or variant.
+  const gamesolver::Database& variant(const gamesolver::GameInfo& game, const std::string& name);
+  nlohmann::json describe(const gamesolver::GameInfo& game);
 
   std::filesystem::path data_;
   std::mutex mutex_;
-  std::map<std::string, std::unique_ptr<Variant>> variants_;  // by game/directory
+  std::map<std::string, std::unique_ptr<gamesolver::Database>> variants_;  // by game/directory
+  // The variants by game/name as requested ("jungle/", "jungle/standard", rule options
+  // in any order), so that a request opens nothing. Clients choose the spellings: past
+  // kMaxSpellings a new one is opened each time it is asked for, not kept.
+  static constexpr std::size_t kMaxSpellings = 4096;
+  std::map<std::string, const gamesolver::Database*> spellings_;
 };
 
 }  // namespace gs::server

@@ -45,9 +45,7 @@ namespace {
 void send(httplib::Response& response, const Reply& reply) {
   response.status = reply.status;
   response.set_header("Cache-Control", "no-store");
-  // Messages may quote what the client sent, which need not be UTF-8.
-  response.set_content(reply.body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace),
-                       "application/json");
+  response.set_content(reply.body, "application/json");
 }
 
 const char* reason(int status) {

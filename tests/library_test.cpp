@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -287,6 +288,97 @@ TEST_F(LibrarySolved, TheCApiAnswersAsTheCppApi) {
   gs_close(db);
   gs_close(nullptr);
   gs_report_free(nullptr);
+}
+
+// Without require_databases a variant that has no directory is probed as one whose
+// tiers are not built: the rules' report, no value. The inventory lists the tier files.
+TEST_F(LibrarySolved, VariantsWithoutDatabasesAndTheInventory) {
+  const std::string position = "7/2t1d2/7/7/7/2D1T2/7 w";
+  const gamesolver::Database strict = gamesolver::Database::open(data(), "jungle", "", {"stalemate=loss"});
+  try {
+    (void)strict.probe(position);
+    ADD_FAILURE() << "no error";
+  } catch (const gamesolver::Error& error) {
+    EXPECT_EQ(error.kind(), gamesolver::ErrorKind::kNotFound);
+  }
+  gamesolver::OpenOptions lenient;
+  lenient.require_databases = false;
+  const gamesolver::Database rules =
+      gamesolver::Database::open(data(), "jungle", "", {"stalemate=loss"}, lenient);
+  const gamesolver::Report report = rules.probe(position);
+  EXPECT_FALSE(report.value);
+  EXPECT_EQ(report.position, position);
+  EXPECT_FALSE(report.moves.empty());
+  for (const auto& move : report.moves) EXPECT_FALSE(move.value) << move.move;
+  EXPECT_FALSE(rules.value(position).value);
+  // Bad text is still an input error.
+  EXPECT_THROW((void)rules.probe("8/8 w"), gamesolver::Error);
+
+  const nlohmann::json none = nlohmann::json::parse(rules.inventory_json());
+  EXPECT_EQ(none.at("tiers").size(), 0U);
+  EXPECT_TRUE(none.at("complete_pieces").is_null());
+
+  // Jungle up to two pieces, built by the suite: every tier, complete up to 2.
+  const gamesolver::Database jungle = gamesolver::Database::open(data(), "jungle");
+  const nlohmann::json built = nlohmann::json::parse(jungle.inventory_json());
+  EXPECT_EQ(built.at("directory"), "standard");
+  EXPECT_EQ(built.at("complete_pieces"), 2);
+  EXPECT_EQ(built.at("tiers").size(), jungle.stats(2).tiers.size());
+  // Tic-tac-toe's tiers hold 0 to 9 marks: complete up to 9.
+  const gamesolver::Database tictactoe = gamesolver::Database::open(data(), "tictactoe");
+  EXPECT_EQ(nlohmann::json::parse(tictactoe.inventory_json()).at("complete_pieces"), 9);
+
+  const nlohmann::json description = nlohmann::json::parse(jungle.description_json());
+  EXPECT_EQ(description.at("game"), "jungle");
+  EXPECT_EQ(description.at("start"), jungle.start());
+  EXPECT_TRUE(description.at("board").is_object());
+}
+
+// A game of one tier (Dobutsu shogi's lions-and-chicks sub-game) is complete up to its
+// piece count once that tier is built.
+TEST(Library, OneTierGameIsCompleteUpToItsPieces) {
+  const test::TempDir dir;
+  gamesolver::Database db = gamesolver::Database::open(dir.path().string(), "dobutsu", "", {"kinds=C"});
+  EXPECT_TRUE(nlohmann::json::parse(db.inventory_json()).at("complete_pieces").is_null());
+  gamesolver::BuildOptions options;
+  options.pieces = 4;
+  options.threads = 2;
+  options.memory_gib = 1.0;
+  ASSERT_EQ(db.build(options).built, 1);
+  EXPECT_EQ(nlohmann::json::parse(db.inventory_json()).at("complete_pieces"), 4);
+}
+
+// A report without a value says why: the position is beyond the tiers built (their
+// most pieces), or its tier's file is missing. The tier files are listed again when the
+// directory changes, also after a listing was kept.
+TEST(Library, ReportsSayWhyAValueIsMissing) {
+  const test::TempDir dir;
+  gamesolver::Database db = gamesolver::Database::open(dir.path().string(), "jungle");
+  ASSERT_GT(db.build({2, 2, 1.0}).built, 0);
+  const std::filesystem::path directory = db.directory();
+  // An old modification time: the listing is kept.
+  std::filesystem::last_write_time(directory,
+                                   std::filesystem::file_time_type::clock::now() - std::chrono::hours(1));
+  const std::string three = "7/2t4/7/7/7/2D1T2/7 w";
+  for (int i = 0; i < 2; ++i) {
+    const gamesolver::Report report = db.probe(three);
+    EXPECT_FALSE(report.value);
+    EXPECT_EQ(report.beyond, 2);
+    EXPECT_EQ(report.missing_tier, "");
+  }
+  ASSERT_GT(db.build({3, 2, 1.0}).built, 0);
+  EXPECT_TRUE(db.probe(three).value);
+  EXPECT_EQ(db.probe("7/2t1d2/7/7/7/2D1T2/7 w").beyond, 3);
+  std::filesystem::last_write_time(directory,
+                                   std::filesystem::file_time_type::clock::now() - std::chrono::hours(1));
+  EXPECT_EQ(db.probe("7/2t1d2/7/7/7/2D1T2/7 w").beyond, 3);
+  const std::string tier = db.probe(three).tier;
+  ASSERT_TRUE(std::filesystem::remove(directory / (tier + ".gsdb")));
+  // A tier opened stays open: a Database opened afterwards sees the file gone.
+  const gamesolver::Report missing = gamesolver::Database::open(dir.path().string(), "jungle").probe(three);
+  EXPECT_FALSE(missing.value);
+  EXPECT_EQ(missing.missing_tier, tier);
+  EXPECT_FALSE(missing.beyond);
 }
 
 TEST(Library, ListsEveryGame) {

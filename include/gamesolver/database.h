@@ -39,6 +39,11 @@ namespace gamesolver {
 struct OpenOptions {
   std::uint64_t block_cache_bytes = std::uint64_t{64} << 20;  // decompressed blocks
   std::size_t position_cache_entries = std::size_t{1} << 14;  // recent positions; 0: none
+  // true: probe() and value() throw kNotFound while the data or variant directory does
+  // not exist. false: they report such positions without a value, as for a tier not
+  // built (a browser of the rules that shows values where there are some: the
+  // explorer's server opens every variant so).
+  bool require_databases = true;
 };
 
 struct BuildOptions {
@@ -75,14 +80,24 @@ class Database {
   [[nodiscard]] std::string directory() const;
   // The game's start position as text (what "start" stands for).
   [[nodiscard]] std::string start() const;
+  // The variant as the explorer draws it, a JSON object: "game", "variant", "rules",
+  // "start" and "board" (the board's shape, squares and piece names, as
+  // docs/SERVER.md describes). Cost: microseconds; reads nothing.
+  [[nodiscard]] std::string description_json() const;
+  // The databases on disk, a JSON object: "directory" (its name), "tiers" (each tier
+  // file present, with its piece count, fewest pieces first) and "complete_pieces" (the
+  // most pieces up to which every tier is present, or null). Cost: one listing of the
+  // directory; no file is opened, so a damaged file is listed. A missing directory
+  // lists no tier: not an error.
+  [[nodiscard]] std::string inventory_json() const;
 
   // The report of a position (text as the game writes it, or "start"): its value and
   // every legal move's, best first. Cost: one probe per legal move and one for the
   // position (each a cache hit, or one block decompressed: tens of microseconds), and
   // a tier file opened and its header checked on the first probe into it. A position
   // whose tier is not built has no value (Report::missing_tier says so): not an error.
-  // Throws kInput for bad text, kNotFound when the directory does not exist, kDatabase
-  // for a damaged file.
+  // Throws kInput for bad text, kNotFound when the directory does not exist (unless
+  // OpenOptions::require_databases is false), kDatabase for a damaged file.
   [[nodiscard]] Report probe(const std::string& position) const;
   // The report of the position after a move (as the game writes moves) from position.
   // Throws kInput for an illegal or unreadable move, or when the game is over.

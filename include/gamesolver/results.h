@@ -54,10 +54,14 @@ class Report {
   std::optional<std::size_t> best;
   std::string missing_tier;   // the tier not built, when value is nullopt for that reason
   std::optional<int> beyond;  // the most pieces of the tiers built, when the position has more
+  // The move text given to Database::probe(position, move), whose result this reports.
+  std::optional<std::string> played;
 
   // The report as `gamesolver probe --json` prints it (without the final newline), and as
-  // `gamesolver probe` prints it as text. Each call formats it anew.
+  // `gamesolver probe` prints it as text. Each call formats it anew. compact_json() is
+  // json() on one line without spaces (what the explorer's server sends).
   [[nodiscard]] std::string json() const;
+  [[nodiscard]] std::string compact_json() const;
   [[nodiscard]] std::string text() const;
 
  private:

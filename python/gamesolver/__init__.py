@@ -47,8 +47,12 @@ __all__ = [
 ]
 
 
-def open(data, game, variant="", rules=(), *, block_cache_bytes=64 << 20, position_cache_entries=1 << 14):
+def open(data, game, variant="", rules=(), *, block_cache_bytes=64 << 20, position_cache_entries=1 << 14,
+         require_databases=True):
     """The databases of a game's variant ("" for the default) with rule options
     ("key=value") under data/<game>/<variant>/. Reads nothing: the directory need not
-    exist before db.build(). Raises NotFoundError for an unknown game or variant."""
-    return Database.open(str(data), game, variant, list(rules), block_cache_bytes, position_cache_entries)
+    exist before db.build(). Raises NotFoundError for an unknown game or variant.
+    With require_databases=False, probes of a variant without a database directory
+    give reports without values instead of NotFoundError."""
+    return Database.open(str(data), game, variant, list(rules), block_cache_bytes, position_cache_entries,
+                         require_databases)

@@ -117,6 +117,17 @@ def test_errors_raise_with_the_commands_messages():
         "probe", "jungle", "7/2t4/7/7/7/2D1T2/7 w", "--rule", "stalemate=loss", "--data", DATA)
 
 
+def test_a_variant_without_databases_can_be_explored():
+    lenient = gamesolver.open(DATA, "jungle", rules=["stalemate=loss"], require_databases=False)
+    report = lenient.probe("7/2t4/7/7/7/2D1T2/7 w")
+    assert report.value is None and report.moves
+    assert all(move.value is None for move in report.moves)
+    assert json.loads(lenient.inventory_json())["tiers"] == []
+    inventory = json.loads(gamesolver.open(DATA, "jungle").inventory_json())
+    assert inventory["directory"] == "standard" and inventory["complete_pieces"] == 3
+    assert json.loads(lenient.description_json())["start"] == lenient.start
+
+
 def test_a_damaged_file_raises_database_error(tmp_path):
     db = gamesolver.open(tmp_path, "jungle")
     db.build(pieces=2, threads=1)
