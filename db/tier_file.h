@@ -147,6 +147,9 @@ class TierReader {
  public:
   virtual ~TierReader() = default;
   [[nodiscard]] virtual ValueCode code(Index index) const = 0;
+  // A hint that code(index) is asked for soon: starts loading its memory where that is
+  // at hand (a block already decompressed, a mapped file). Never fails, reads nothing.
+  virtual void prefetch(Index index) const { (void)index; }
   [[nodiscard]] virtual const TierHeader& header() const = 0;
   [[nodiscard]] virtual const std::string& path() const = 0;
   [[nodiscard]] virtual std::uint64_t file_bytes() const = 0;

@@ -21,6 +21,10 @@
 //    draw), recomputed then rather than stored.
 // 3. Cells still undecided are draws.
 //
+// A tier without a move that stays in it (a mill game's placement tiers: every move
+// places a stone) is decided whole by the scan: the levels are skipped, since they
+// could neither lower a win nor decide a cell.
+//
 // The cells of a level are found in per-thread lists of the indices decided at each
 // depth (fast, 4 bytes per decided position; tiers of up to 2^32 indices), or, where
 // the memory budget or the tier's size does not allow the lists, by rescanning every
@@ -37,6 +41,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/error.h"
@@ -150,7 +155,9 @@ class TierSolver {
       }
       progress.add(end - begin);
     });
-    for (Depth level = 0; level <= max_depth_.load(); ++level) {
+    // Without an in-tier move, every cell is decided and no win can be lowered.
+    const bool levels = stays_.load();
+    for (Depth level = 0; levels && level <= max_depth_.load(); ++level) {
       progress.set_stage(fmt::format("depth {}", level));
       const ValueCode win = Value::win(level).code();
       const ValueCode loss = Value::loss(level).code();
@@ -228,6 +235,9 @@ class TierSolver {
   struct Scratch {
     MoveList<G> moves;
     SmallVector<Index, G::kMaxMoves> inside;  // ranked in-tier successors
+    // Successors in child tiers, read after all are ranked and their cells prefetched:
+    // the reads are scattered over large tiers, so they are started together.
+    SmallVector<std::pair<const db::TierReader*, Index>, G::kMaxMoves> outside;
     UnmoveList<G> unmoves;
     SmallVector<Index, G::kMaxUnmoves> predecessors;
   };
@@ -251,6 +261,8 @@ class TierSolver {
     MoveList<G>& moves = scratch.moves;
     SmallVector<Index, G::kMaxMoves>& inside = scratch.inside;
     inside.clear();
+    auto& outside = scratch.outside;
+    outside.clear();
     std::size_t unranked = 0;  // in-tier successors counted without ranking
     bool plain = false;
     if constexpr (KnowsTierMoves<G>) plain = !game_.has_symmetry(pos);
@@ -279,9 +291,16 @@ class TierSolver {
           inside.push_back(ranked.index);
           continue;
         }
-        value = child_value(ranked);
+        const db::TierReader* reader = child_reader(ranked.tier);
+        reader->prefetch(ranked.index);
+        outside.push_back({reader, ranked.index});
+        continue;
       }
       const Value mine = value->before_move();
+      if (!best || mine.better_than(*best)) best = mine;
+    }
+    for (const auto& [reader, index] : outside) {
+      const Value mine = child_value(*reader, index).before_move();
       if (!best || mine.better_than(*best)) best = mine;
     }
     std::sort(inside.begin(), inside.end());
@@ -293,24 +312,29 @@ class TierSolver {
     return result;
   }
 
-  Value child_value(const Ranked& ranked) const {
-    const auto child = std::lower_bound(children_.begin(), children_.end(), ranked.tier,
-                                        [](const Child& c, Tier tier) { return c.tier < tier; });
-    if (child != children_.end() && child->tier == ranked.tier) {
-      const ValueCode code = child->reader->code(ranked.index);
-      if (code == kHoleCode || code >= kCodeLimit) {
-        fail("tier {} index {} holds no value (corrupt file?)", game_.tier_name(ranked.tier), ranked.index);
-      }
-      return Value::from_code(code);
-    }
+  // The reader of a child tier; fails for a tier that is not a child.
+  const db::TierReader* child_reader(Tier tier) const {
+    const auto child = std::lower_bound(children_.begin(), children_.end(), tier,
+                                        [](const Child& c, Tier t) { return c.tier < t; });
+    if (child != children_.end() && child->tier == tier) return child->reader;
     fail("a move from tier {} leads to tier {}, which is not among its children", game_.tier_name(tier_),
-         game_.tier_name(ranked.tier));
+         game_.tier_name(tier));
+  }
+
+  static Value child_value(const db::TierReader& reader, Index index) {
+    const ValueCode code = reader.code(index);
+    if (code == kHoleCode || code >= kCodeLimit) {
+      fail("{}: index {} holds no value (corrupt file?)", reader.path(), index);
+    }
+    return Value::from_code(code);
   }
 
   void scan(Index index, const Position& pos, int thread) {
     std::optional<Value> value = game_.terminal(pos);
     if (!value) {
       const Outside outside = examine(pos, thread);
+      if (outside.count > 0 && !stays_.load(std::memory_order_relaxed))
+        stays_.store(true, std::memory_order_relaxed);
       const std::optional<Value> best = outside.best();
       if (!best || (!best->is_win() && outside.count > 0)) {
         cells_[index] = Summary::encode(best, outside.count);
@@ -411,6 +435,7 @@ class TierSolver {
   std::vector<Child> children_;
   std::vector<ValueCode> cells_;
   std::atomic<Depth> max_depth_{0};
+  std::atomic<bool> stays_{false};  // a position of the tier has a move that stays in it
   // Per thread, per depth: the indices decided at that depth and not yet processed.
   std::vector<std::vector<std::vector<ListedIndex>>> decided_;
   std::vector<Scratch> scratch_;  // per thread
