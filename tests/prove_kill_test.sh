@@ -15,8 +15,8 @@ die() {
 "$bin" build jungle --pieces 3 --data "$work/data" --quiet >/dev/null
 # Four pieces, above the three-piece databases; small reproducible back-end jobs, so the
 # run takes many passes.
-position="7/2e4/7/3d3/7/7/R2D3 w"
-options=(--data "$work/data" --prover-time 0 --prover-nodes 300 --workers 2 --quiet)
+position="7/2e4/7/3d3/7/7/R1D4 w"
+options=(--data "$work/data" --prover-time 0 --prover-nodes 30 --workers 2 --quiet)
 dump() { sqlite3 "$1" "SELECT * FROM nodes ORDER BY key"; }
 
 start=$(date +%s%N)
@@ -42,15 +42,18 @@ while true; do
       die "--status failed while a run holds the store"
   fi
   if kill -9 "$pid" 2>/dev/null; then
-    wait "$pid" || true
+    { wait "$pid"; } 2>/dev/null || true
     kills=$((kills + 1))
     if [ "$kills" -ge 10 ]; then break; fi
   else
     wait "$pid" || die "a run failed"
-    # The run ended before the kill: start again from an empty store until there have
-    # been ten kills.
+    # The run ended before its kill: its store must be the uninterrupted run's; then
+    # again from an empty store until there have been ten kills.
+    dump "$work/whole.db" >"$work/whole.dump"
+    dump "$work/killed.db" >"$work/killed.dump"
+    diff -q "$work/whole.dump" "$work/killed.dump" >/dev/null || die "run $runs: the stores differ"
     [ "$kills" -ge 10 ] && break
-    echo "run $runs ended before its kill ($kills kills so far): again from the start"
+    echo "run $runs finished with the uninterrupted run's store ($kills kills so far): again from the start"
     rm -f "$work/killed.db" "$work/killed.db-wal" "$work/killed.db-shm"
   fi
 done
