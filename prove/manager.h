@@ -507,7 +507,8 @@ class Manager {
         search::Databases<G> probes(game_, database_);
         result.score = heuristic(probes, pos, options_.eval_depth, -kProvenScore - 1, kProvenScore + 1);
         result.scored = true;
-        if (open() && std::abs(result.score) >= threshold_) df_pn(result.score > 0 ? kWin : kDraw, 0.5);
+        // df-pn on the question the score makes easy, the other half of the budget.
+        if (open()) df_pn(result.score > 0 ? kWin : kDraw, 0.5);
       }
     } else if (job.kind == Job::kEasy) {
       df_pn(nodes_[job.node].stored.score > 0 ? kWin : kDraw, 1.0);

@@ -281,7 +281,7 @@ TEST(ProveJungle, CheckerCatchesACorruptedStore) {
 
 TEST(ProveJungleSlow, FourPiecePositionsAboveThreePieceDatabases) {
   JungleData data({"RD-rd", "TE-rd"});
-  expect_agreement(data, data.sample(13, 200, 40), 5000);
+  expect_agreement(data, data.sample(13, 200, 40), 100000);
 }
 
 }  // namespace
