@@ -508,7 +508,11 @@ class Manager {
         result.score = heuristic(probes, pos, options_.eval_depth, -kProvenScore - 1, kProvenScore + 1);
         result.scored = true;
         // df-pn on the question the score makes easy, the other half of the budget.
-        if (open()) df_pn(result.score > 0 ? kWin : kDraw, 0.5);
+        if (open()) df_pn(result.score > 0 || result.answer[kDraw] == kYes ? kWin : kDraw, 0.5);
+        // One answer found ("win?" no, or "at least a draw?" yes): the other, so that the
+        // node's value is settled before the front end expands it.
+        const bool one = result.answer[kWin] != kUnknown || result.answer[kDraw] != kUnknown;
+        if (one && !settled(result.answer)) df_pn(result.answer[kWin] == kUnknown ? kWin : kDraw, 0.5);
       }
     } else if (job.kind == Job::kEasy) {
       df_pn(nodes_[job.node].stored.score > 0 ? kWin : kDraw, 1.0);
@@ -553,6 +557,10 @@ class Manager {
     if (value.outcome() == Outcome::kWin) return kProvenScore - static_cast<std::int32_t>(value.depth());
     if (value.outcome() == Outcome::kLoss) return -kProvenScore + static_cast<std::int32_t>(value.depth());
     return 0;
+  }
+
+  static bool settled(const Answer (&answer)[2]) {
+    return answer[kWin] == kYes || answer[kDraw] == kNo || (answer[kWin] == kNo && answer[kDraw] == kYes);
   }
 
   void apply(const Job& job, const JobResult& result) {
