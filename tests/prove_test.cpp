@@ -211,6 +211,7 @@ struct JungleData {
 void expect_agreement(JungleData& data, const std::vector<Jungle::Position>& positions,
                       std::uint64_t prover_nodes) {
   int drawn = 0;
+  std::size_t done = 0;
   for (const Jungle::Position& pos : positions) {
     test::TempDir dir;
     const fs::path file = dir.path() / "proof.db";
@@ -220,6 +221,7 @@ void expect_agreement(JungleData& data, const std::vector<Jungle::Position>& pos
     drawn += truth.is_draw() ? 1 : 0;
     EXPECT_EQ(summary.answer, outcome_text(truth))
         << data.game.position_text(pos) << " is " << truth.to_string();
+    if (++done % 20 == 0) fmt::print("{} of {} positions proven\n", done, positions.size());
   }
   EXPECT_GT(drawn, 0);
 }
