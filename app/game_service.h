@@ -75,6 +75,10 @@ class GameService {
   virtual std::unique_ptr<PlaySession> play(const CommonOptions& options, const PlayRequest& request) = 0;
   virtual SolveResult solve(const CommonOptions& options, const SolveRequest& request,
                             const std::string& position) = 0;
+  // Runs the proof-tree manager on a position with its store, or reads (--status) or
+  // checks (--check) the store.
+  virtual ProveResult prove(const CommonOptions& options, const ProveRequest& request,
+                            const std::string& position) = 0;
   virtual PerftResult perft(const PerftRequest& request) = 0;
   // Plays a match between two players (app/match.h).
   virtual MatchResult match(const CommonOptions& options, const MatchRequest& request) = 0;

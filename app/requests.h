@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace gs::app {
 
@@ -63,6 +64,22 @@ struct SolveRequest {
   std::string question = "value";   // win, draw or value
   double seconds = 60;              // 0: no time limit
   double memory_gib = 1.0;          // the search's tables (and PNS's tree)
+};
+
+// prove: the proof-tree manager (prove/manager.h) and its store.
+struct ProveRequest {
+  std::filesystem::path store;
+  std::vector<std::string> seed;  // moves from the position
+  int workers = 1;
+  int threshold = 20;
+  int threshold_step = 20;
+  double prover_seconds = 1;            // each back-end job (0: none)
+  std::uint64_t prover_nodes = 0;       // each back-end job (0: none)
+  double seconds = 0;                   // the run (0: until the position is solved)
+  double memory_gib = 1.0;              // for the workers' search tables together
+  bool status = false;                  // read the store only
+  bool check = false;                   // check every answer of the store (prove/checker.h)
+  std::uint64_t check_nodes = 1000000;  // the checker's budget per back-end answer
 };
 
 // play: where the game starts (a position, or the end of a game in a PDN file).

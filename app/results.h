@@ -10,6 +10,7 @@
 
 #include "core/perft.h"
 #include "core/value.h"
+#include "prove/report.h"
 #include "search/report.h"
 
 namespace gs::app {
@@ -223,6 +224,15 @@ struct SolveResult {
   std::string position;
   std::string directory;  // the databases probed
   search::SolveReport report;
+};
+
+// prove: the proof's state after the run (or without one, --status), and the checker's
+// findings (--check).
+struct ProveResult {
+  GameLabel label;
+  std::string store;
+  prove::ProveSummary summary;
+  std::optional<prove::CheckSummary> check;
 };
 
 struct PerftResult {

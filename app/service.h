@@ -38,6 +38,9 @@
 #include "db/compress.h"
 #include "db/database.h"
 #include "db/directory_lock.h"
+#include "prove/checker.h"
+#include "prove/manager.h"
+#include "prove/store.h"
 #include "retro/build.h"
 #include "retro/count.h"
 #include "search/solve.h"
@@ -241,6 +244,48 @@ class Service final : public GameService {
     result.position = game_.position_text(pos);
     result.directory = database.location().directory().string();
     result.report = search::solve(game_, &database, pos, algorithm, question, search);
+    return result;
+  }
+  ProveResult prove(const CommonOptions& options, const ProveRequest& request,
+                    const std::string& text) override {
+    if (request.store.empty()) fail("--store is empty: name the proof store's file");
+    if (!std::isfinite(request.memory_gib) || request.memory_gib <= 0)
+      fail("--memory must be a positive number of GiB ({})", request.memory_gib);
+    const Position pos = game_.parse_position(text);
+    // Databases are optional: without the directory the proof uses the rules alone.
+    std::unique_ptr<db::Database> database;
+    std::error_code error;
+    if (!options.data.empty() && std::filesystem::is_directory(location(options.data).directory(), error))
+      database = std::make_unique<db::Database>(location(options.data));
+    const GameLabel game = label();
+    const std::string name = fmt::format("{} {} {}", game.game, game.variant, game.rules);
+    prove::ProveOptions prove;
+    prove.workers = request.workers > 0 ? request.workers : threads_of(options);
+    prove.threshold = request.threshold;
+    prove.threshold_step = request.threshold_step;
+    prove.prover_seconds = request.prover_seconds;
+    prove.prover_nodes = request.prover_nodes;
+    prove.seconds = request.seconds;
+    prove.seed = request.seed;
+    prove.quiet = options.quiet;
+    prove.job_memory = static_cast<std::uint64_t>(request.memory_gib * static_cast<double>(1ULL << 30)) /
+                       static_cast<std::uint64_t>(std::max(prove.workers, 1));
+    ProveResult result;
+    result.label = game;
+    result.store = request.store.string();
+    const bool read_only = request.status || request.check;
+    if (read_only && !prove::store_exists(request.store))
+      throw NotFoundError(fmt::format("no proof store {}", request.store.string()));
+    prove::Store store(request.store, !read_only);
+    if (read_only) {
+      // The manager reads the store without writing it: no pass runs.
+      prove::Manager<G> manager(game_, database.get(), store, prove, pos, name);
+      result.summary = manager.status();
+      if (request.check) result.check = prove::check_store(game_, database.get(), store, request.check_nodes);
+      return result;
+    }
+    prove::Manager<G> manager(game_, database.get(), store, prove, pos, name);
+    result.summary = manager.run();
     return result;
   }
   PerftResult perft(const PerftRequest& request) override {

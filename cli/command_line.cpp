@@ -243,6 +243,46 @@ CommandLine::CommandLine(CLI::App& app) {
   solve->add_flag("--json", command_.json, "JSON output");
   select(solve);
 
+  CLI::App* prove = add_command(
+      app, "prove",
+      "prove a position with the proof-tree manager: a persistent tree, heuristic thresholds and back-end "
+      "provers on worker threads (docs/PROVE.md)",
+      command_, false);
+  prove->add_option("position", command_.position, "position text, or 'start'")->required();
+  prove->add_option("--store", command_.prove.store, "the proof store (an SQLite file; created if missing)")
+      ->required();
+  prove->add_option("--seed", command_.prove.seed, "a line of moves from the position, proven from its end")
+      ->delimiter(' ');
+  prove->add_option("--workers", command_.prove.workers, "back-end provers side by side (0: every core)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1024));
+  prove->add_option("--threshold", command_.prove.threshold, "the first heuristic threshold")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000000));
+  prove->add_option("--threshold-step", command_.prove.threshold_step, "how much the threshold rises")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1000000000));
+  prove->add_option("--prover-time", command_.prove.prover_seconds, "seconds per back-end job (0: none)")
+      ->capture_default_str()
+      ->check(number_in(0, 1e9));
+  prove
+      ->add_option("--prover-nodes", command_.prove.prover_nodes,
+                   "nodes per back-end job (0: none; with --prover-time 0 a run is reproducible)")
+      ->capture_default_str();
+  prove->add_option("--time", command_.prove.seconds, "seconds for the whole run (0: until solved)")
+      ->capture_default_str()
+      ->check(number_in(0, 1e9));
+  prove->add_option("--memory", command_.prove.memory_gib, "GiB for the workers' search tables together")
+      ->capture_default_str()
+      ->check(number_in(1e-5, 1e6));
+  prove->add_flag("--status", command_.prove.status, "read the store and print its state, without running");
+  prove->add_flag("--check", command_.prove.check,
+                  "check every answer of the store against the rules and the databases (exit 1 if wrong)");
+  prove->add_option("--check-nodes", command_.prove.check_nodes, "the checker's nodes per back-end answer")
+      ->capture_default_str();
+  prove->add_flag("--json", command_.json, "JSON output");
+  select(prove);
+
   CLI::App* match = add_command(app, "match",
                                 "play games between two players: ultra[:ratio|:stones], strong, random or "
                                 "alphabeta:DEPTH (docs/ULTRA.md)",

@@ -130,6 +130,16 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     print_solve(out, service.solve(common, invocation.solve, invocation.position), invocation.json);
     return 0;
   }
+  if (command == "prove") {
+    const app::ProveResult result = service.prove(common, invocation.prove, invocation.position);
+    print_prove(out, result, invocation.json);
+    if (result.check && !result.check->ok()) {
+      error_line(streams) << fmt::format("the proof store {} failed its check ({} errors)\n", result.store,
+                                         result.check->errors.size());
+      return 1;
+    }
+    return 0;
+  }
   if (command == "match") {
     print_match(out, service.match(common, invocation.match), invocation.json);
     return 0;

@@ -16,7 +16,8 @@
 namespace gs::cli {
 
 struct Invocation {
-  std::string command;  // build, extended, probe, verify, compress, stats, count, play, solve, perft, match
+  std::string
+      command;  // build, extended, probe, verify, compress, stats, count, play, solve, prove, perft, match
   std::string game;
   std::string variant;
   std::vector<std::string> rules;
@@ -27,7 +28,7 @@ struct Invocation {
   std::optional<int> pieces;
   app::BuildRequest build;                   // pieces from `pieces`
   int max_in_hand = 3;                       // extended
-  std::string position;                      // probe, solve
+  std::string position;                      // probe, solve, prove
   std::optional<std::filesystem::path> pdn;  // probe --pdn
   int game_number = 1;                       // probe --pdn --game
   app::VerifyRequest verify;
@@ -37,6 +38,7 @@ struct Invocation {
   app::PlayRequest play;
   PlayOptions play_options;
   app::SolveRequest solve;
+  app::ProveRequest prove;
   app::PerftRequest perft;
   app::MatchRequest match;
   std::optional<std::string> stats_ultra;  // stats --ultra HEURISTIC

@@ -53,5 +53,6 @@ void print_match(std::ostream& out, const app::MatchResult& match, bool json);
 void print_ultra_classes(std::ostream& out, const app::UltraClasses& classes, bool json);
 
 void print_solve(std::ostream& out, const app::SolveResult& solve, bool json);
+void print_prove(std::ostream& out, const app::ProveResult& prove, bool json);
 
 }  // namespace gs::cli

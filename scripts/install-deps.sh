@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh --fuzz   also clang and libFuzzer, for bench/fuzz.sh
 set -euo pipefail
 packages=(cmake ninja-build g++ pkg-config libcli11-dev libfmt-dev libxxhash-dev libzstd-dev
-  nlohmann-json3-dev libgtest-dev libgmock-dev libbenchmark-dev time clang-format clang-tidy
+  nlohmann-json3-dev libsqlite3-dev sqlite3 libgtest-dev libgmock-dev libbenchmark-dev time clang-format clang-tidy
   libcpp-httplib-dev chromium libopenmpi-dev openmpi-bin
   pybind11-dev python3-dev python3-venv python3-setuptools python3-pytest)
 if [ "${1:-}" = "--fuzz" ]; then packages+=(clang libclang-rt-14-dev); fi

@@ -8,13 +8,13 @@ mapfile -t sources < <(git ls-files '*.cpp' '*.h')
 clang-format --dry-run --Werror "${sources[@]}"
 # The units the build compiles (dist/no_mpi.cpp only in a build without MPI).
 mapfile -t units < <(git ls-files 'core/*.cpp' 'games/*.cpp' 'db/*.cpp' 'retro/*.cpp' 'app/*.cpp' 'lib/*.cpp' \
-  'cli/*.cpp' 'server/*.cpp' 'dist/*.cpp' 'bin/*.cpp' 'tests/games/*.cpp' | while read -r unit; do
+  'cli/*.cpp' 'server/*.cpp' 'dist/*.cpp' 'prove/*.cpp' 'bin/*.cpp' 'tests/games/*.cpp' | while read -r unit; do
   grep -q "\"file\": \"$PWD/$unit\"" "$build/compile_commands.json" && echo "$unit"
 done)
 printf '%s\n' "${units[@]}" | xargs -P "$(nproc)" -n 1 clang-tidy -p "$build" --quiet
 # The layers never include upward; the two front ends share app/ and lib/ (the library,
 # whose public headers are include/gamesolver/) and nothing else.
-layers=(core games db retro search dist app lib)
+layers=(core games db retro search dist prove app lib)
 for ((i = 0; i < ${#layers[@]}; i++)); do
   for upper in "${layers[@]:i+1}" cli server bin; do
     if grep -rn "include \"$upper/" "${layers[i]}"; then

@@ -1,0 +1,647 @@
+#pragma once
+// The proof-tree manager: the front end of a proof (Schaeffer et al., "Solving
+// Checkers", 2005, sections 4.1-4.3), generic over the game contract. docs/PROVE.md
+// describes it for users; in short:
+//
+// - The tree is a graph of positions keyed by their canonical rank (search/key.h), kept
+//   in a store (prove/store.h) pass by pass, so a killed run loses at most one pass.
+// - Each node answers two binary questions for its side to move: "win?" and "at least a
+//   draw?". A node is answered by the rules (no move), a database, a back-end prover run
+//   from the node itself (alpha-beta, df-pn), or the front end from its children: "win?"
+//   is yes when some child answers "at least a draw?" no, and no when every child answers
+//   it yes; "at least a draw?" is yes when some child answers "win?" no, and no when
+//   every child answers it yes. Every one of these answers is a property of the position
+//   alone (a back-end search starts with an empty history at the node, and its root's
+//   answer, repetitions inside its own search included, is the position's value), and the
+//   front end itself never uses a repetition: a cycle in the tree proves nothing.
+// - Heuristic threshold T: a node whose heuristic score (a shallow search over the
+//   game's evaluation and the databases) is at least T is a likely win, at most -T a
+//   likely loss. A likely node is not expanded at T: the back end tries to prove the
+//   likely result ("the easy question"), and where it cannot, the node is assumed to
+//   have it while the tree at T is worked on. When the root is settled under those
+//   assumptions, T is raised by a step and only the nodes that are now inside it are
+//   revisited (expanded), until the root is settled without assumptions.
+// - Proof-number search picks the leaves: each pass takes up to twice as many of the
+//   most-proving leaves as there are workers (a picked leaf counts as busy for the next
+//   pick), runs their back-end jobs on the workers, expands the leaves inside the
+//   threshold, propagates answers up the graph and commits.
+// - Seeding: with a line of moves from the root, the nodes of the line are proven from
+//   its last position back to the root.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdlib>
+#include <deque>
+#include <filesystem>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "core/error.h"
+#include "core/game.h"
+#include "core/parallel.h"
+#include "core/progress.h"
+#include "db/database.h"
+#include "prove/report.h"
+#include "prove/store.h"
+#include "search/alpha_beta.h"
+#include "search/databases.h"
+#include "search/df_pn.h"
+#include "search/key.h"
+#include "search/report.h"
+#include "search/score.h"
+
+namespace gs::prove {
+
+// A heuristic score for a position proven won (lost) in the heuristic search: beyond any
+// threshold.
+inline constexpr std::int32_t kProvenScore = 1000000;
+
+// The answers a value gives to the two questions, for its side to move.
+inline Answer answer_for(Value value, Question question) {
+  const Outcome outcome = value.outcome();
+  if (question == kWin) return outcome == Outcome::kWin ? kYes : kNo;
+  return outcome == Outcome::kLoss ? kNo : kYes;
+}
+
+// The outcome two answers give, where they give one.
+inline std::string answer_text(Answer win, Answer draw) {
+  if (win == kYes) return "win";
+  if (draw == kNo) return "loss";
+  if (win == kNo && draw == kYes) return "draw";
+  if (draw == kYes) return "at least a draw";
+  if (win == kNo) return "at most a draw";
+  return "unknown";
+}
+
+template <Game G>
+class Manager {
+ public:
+  using Position = typename G::Position;
+  using Move = typename G::Move;
+
+  // `label` names the game, variant and rules; a store made for another game or root is
+  // refused.
+  Manager(const G& game, db::Database* database, Store& store, const ProveOptions& options,
+          const Position& root, const std::string& label)
+      : game_(game), database_(database), store_(store), options_(options), probes_(game, database) {
+    if (game_.terminal(root)) fail("the game is over at {}: nothing to prove", game_.position_text(root));
+    const std::string root_text = game_.position_text(root);
+    if (const auto stored = store_.meta("game"); stored && *stored != label)
+      fail("the proof store {} is for {}, not {}", store_.path().string(), *stored, label);
+    if (const auto stored = store_.meta("root"); stored && *stored != root_text)
+      fail("the proof store {} proves {}, not {}", store_.path().string(), *stored, root_text);
+    meta_["game"] = label;
+    meta_["root"] = root_text;
+    threshold_ = options_.threshold;
+    if (const auto stored = store_.meta("threshold")) threshold_ = std::stoi(*stored);
+    if (const auto stored = store_.meta("seq")) seq_ = std::stoll(*stored);
+    if (const auto stored = store_.meta("stuck")) stuck_ = std::stoi(*stored);
+    load();
+    // The targets: the seed line's positions from its last back to the root.
+    std::vector<Position> line{root};
+    for (const std::string& text : options_.seed) {
+      const Position& at = line.back();
+      if (game_.terminal(at)) fail("seed move {}: the game is already over", text);
+      line.push_back(game_.play(at, game_.parse_move(at, text)));
+    }
+    for (auto it = line.rbegin(); it != line.rend(); ++it) {
+      if (!game_.terminal(*it)) targets_.push_back(intern(*it));
+    }
+    root_ = targets_.back();
+  }
+
+  // Works until the root is settled or the time is up; commits after every pass.
+  ProveSummary run() {
+    const auto start = std::chrono::steady_clock::now();
+    auto elapsed = [&] {
+      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    };
+    ProveSummary summary;
+    summary.workers = options_.workers;
+    double pass_seconds = 0;
+    Progress progress("prove", 0, options_.quiet);
+    propagate();
+    commit();
+    while (true) {
+      if (options_.seconds > 0 && elapsed() >= options_.seconds) {
+        summary.stopped = "time limit";
+        break;
+      }
+      if (options_.passes > 0 && summary.passes >= options_.passes) {
+        summary.stopped = "pass limit";
+        break;
+      }
+      const std::optional<std::pair<int, Question>> target = next_target();
+      if (!target) break;
+      const auto [node, question] = *target;
+      const auto pass_start = std::chrono::steady_clock::now();
+      fresh();
+      const Numbers numbers = numbers_of(node, question);
+      if (numbers.proof == 0 || numbers.disproof == 0) {
+        // Settled only by assumed likely results: the tree at this threshold is complete.
+        raise_threshold();
+        commit();
+        continue;
+      }
+      std::vector<int> leaves;
+      const std::size_t wanted = static_cast<std::size_t>(2 * std::max(options_.workers, 1));
+      while (leaves.size() < wanted) {
+        fresh();
+        const int leaf = select(node, question);
+        if (leaf < 0) break;
+        nodes_[leaf].busy = true;
+        leaves.push_back(leaf);
+      }
+      std::vector<Job> jobs;
+      for (const int leaf : leaves) {
+        Node& n = nodes_[leaf];
+        n.busy = false;
+        if (n.stored.scored && !likely(n)) {
+          expand(leaf);
+        } else {
+          jobs.push_back({leaf, n.stored.scored ? Job::kEasy : Job::kFull, question, 1});
+        }
+      }
+      if (leaves.empty()) {
+        // Every leaf is settled or assumed, yet the target is not: a cycle of the tree
+        // (a repetition) keeps it open. The back end, which handles repetitions, is
+        // asked about the target itself with a budget that doubles each time.
+        jobs.push_back({node, Job::kStuck, question, 1ULL << std::min(stuck_, 30)});
+        ++stuck_;
+        meta_["stuck"] = std::to_string(stuck_);
+      }
+      std::vector<JobResult> results(jobs.size());
+      parallel_for(0, jobs.size(), options_.workers, 1, [&](std::uint64_t begin, std::uint64_t end, int) {
+        for (std::uint64_t i = begin; i < end; ++i) results[i] = run_job(jobs[i]);
+      });
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        apply(jobs[i], results[i]);
+        ++summary.jobs;
+        summary.job_nodes += results[i].nodes;
+        summary.job_seconds += results[i].seconds;
+      }
+      propagate();
+      commit();
+      ++summary.passes;
+      pass_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - pass_start).count();
+      progress.add(jobs.size());
+      progress.set_stage(
+          fmt::format("{} nodes, threshold {}, root {}", nodes_.size(), threshold_,
+                      answer_text(nodes_[root_].stored.answer[kWin], nodes_[root_].stored.answer[kDraw])));
+    }
+    fill(summary);
+    summary.seconds = elapsed();
+    if (pass_seconds > 0 && options_.workers > 0)
+      summary.utilization = summary.job_seconds / (pass_seconds * options_.workers);
+    return summary;
+  }
+
+  // The state of the store, without running.
+  ProveSummary status() {
+    ProveSummary summary;
+    fill(summary);
+    return summary;
+  }
+
+ private:
+  struct Child {
+    int node = -1;  // -1: the game is over there, with these answers
+    Answer fixed[2] = {kUnknown, kUnknown};
+  };
+  struct Node {
+    StoredNode stored;
+    Position pos;
+    std::vector<Child> children;
+    std::vector<int> parents;
+    bool dirty = false;
+    bool busy = false;
+    bool on_stack = false;
+  };
+  struct Numbers {
+    std::uint64_t proof = 1;
+    std::uint64_t disproof = 1;
+  };
+  struct Job {
+    enum Kind : std::uint8_t { kFull, kEasy, kStuck };
+    int node;
+    Kind kind;
+    Question question;
+    std::uint64_t budget;  // a multiple of the prover's budget
+  };
+  struct JobResult {
+    Answer answer[2] = {kUnknown, kUnknown};
+    std::string source[2];
+    bool scored = false;
+    std::int32_t score = 0;
+    std::uint64_t nodes = 0;
+    double seconds = 0;
+  };
+
+  static constexpr std::uint64_t kInf = std::uint64_t{1} << 62;
+  static constexpr std::uint64_t kBig = std::uint64_t{1} << 40;  // busy, or on a cycle
+  static std::uint64_t add(std::uint64_t a, std::uint64_t b) { return std::min(kInf, a + b); }
+  static Question other(Question q) { return q == kWin ? kDraw : kWin; }
+
+  [[nodiscard]] bool likely(const Node& n) const {
+    return n.stored.scored && std::abs(n.stored.score) >= threshold_;
+  }
+
+  void load() {
+    for (StoredNode& stored : store_.nodes()) {
+      Node n;
+      n.pos = game_.parse_position(stored.position);
+      n.stored = std::move(stored);
+      index_.emplace(n.stored.key, static_cast<int>(nodes_.size()));
+      nodes_.push_back(std::move(n));
+    }
+    const std::size_t loaded = nodes_.size();
+    for (std::size_t i = 0; i < loaded; ++i) {
+      if (nodes_[i].stored.expanded) link(static_cast<int>(i));
+    }
+  }
+
+  // The node of a position that is not over, made (with what the databases say) if new.
+  int intern(const Position& pos) {
+    const Ranked ranked = game_.rank(pos);
+    const std::uint64_t key = search::key_of(ranked);
+    if (const auto it = index_.find(key); it != index_.end()) return it->second;
+    Node n;
+    n.pos = pos;
+    n.stored.key = key;
+    n.stored.position = game_.position_text(pos);
+    n.dirty = true;
+    const int at = static_cast<int>(nodes_.size());
+    index_.emplace(key, at);
+    nodes_.push_back(std::move(n));
+    if (const auto bounds = probes_.probe(ranked)) {
+      for (const Question q : {kWin, kDraw}) {
+        const search::Score t = q == kWin ? search::kWinThreshold : search::kDrawThreshold;
+        if (bounds->decides(t)) settle(at, q, bounds->passes(t) ? kYes : kNo, "database");
+      }
+    }
+    return at;
+  }
+
+  // The children of an expanded node, and it among their parents.
+  void link(int at) {
+    MoveList<G> moves;
+    game_.moves(nodes_[at].pos, moves);
+    std::vector<Child> children;
+    for (const Move& move : moves) {
+      const Position next = game_.play(nodes_[at].pos, move);
+      Child child;
+      if (const auto over = game_.terminal(next)) {
+        child.fixed[kWin] = answer_for(*over, kWin);
+        child.fixed[kDraw] = answer_for(*over, kDraw);
+      } else {
+        child.node = intern(next);
+        // Parents in the order of their keys, so that answers propagate in the same
+        // order in a run resumed from the store as in one that never stopped.
+        std::vector<int>& parents = nodes_[child.node].parents;
+        const std::uint64_t key = nodes_[at].stored.key;
+        parents.insert(std::upper_bound(parents.begin(), parents.end(), key,
+                                        [this](std::uint64_t k, int p) { return k < nodes_[p].stored.key; }),
+                       at);
+      }
+      children.push_back(child);
+    }
+    nodes_[at].children = std::move(children);
+    if (moves.empty()) {
+      const Value value = game_.no_move_value();
+      for (const Question q : {kWin, kDraw}) settle(at, q, answer_for(value, q), "rules");
+    }
+  }
+
+  void expand(int at) {
+    if (nodes_[at].stored.expanded) return;
+    nodes_[at].stored.expanded = true;
+    nodes_[at].dirty = true;
+    link(at);
+    pending_.push_back(at);
+  }
+
+  // Records an answer (and what it implies for the other question) with its sequence
+  // number; its parents are looked at again.
+  void settle(int at, Question q, Answer answer, const std::string& source) {
+    StoredNode& s = nodes_[at].stored;
+    if (answer == kUnknown || s.answer[q] != kUnknown) return;
+    s.answer[q] = answer;
+    s.source[q] = source;
+    s.seq[q] = ++seq_;
+    nodes_[at].dirty = true;
+    meta_["seq"] = std::to_string(seq_);
+    // A win is at least a draw; what is not at least a draw is no win.
+    if (q == kWin && answer == kYes) settle(at, kDraw, kYes, "implied");
+    if (q == kDraw && answer == kNo) settle(at, kWin, kNo, "implied");
+    for (const int parent : nodes_[at].parents) pending_.push_back(parent);
+  }
+
+  // Answers of expanded nodes from their children, until nothing changes.
+  void propagate() {
+    while (!pending_.empty()) {
+      const int at = pending_.front();
+      pending_.pop_front();
+      const Node& n = nodes_[at];
+      if (!n.stored.expanded) continue;
+      for (const Question q : {kWin, kDraw}) {
+        if (nodes_[at].stored.answer[q] != kUnknown) continue;
+        // q at the node is yes iff some child answers the other question no.
+        bool some_no = false;
+        bool all_yes = true;
+        for (const Child& child : nodes_[at].children) {
+          const Answer a =
+              child.node < 0 ? child.fixed[other(q)] : nodes_[child.node].stored.answer[other(q)];
+          some_no = some_no || a == kNo;
+          all_yes = all_yes && a == kYes;
+        }
+        if (some_no)
+          settle(at, q, kYes, "tree");
+        else if (all_yes && !nodes_[at].children.empty())
+          settle(at, q, kNo, "tree");
+      }
+    }
+  }
+
+  // Proof and disproof numbers of a node's question, for its side to move, under the
+  // threshold's assumptions; memoized for one pick (stamp_).
+  Numbers numbers_of(int at, Question q) {
+    Node& n = nodes_[at];
+    if (n.stored.answer[q] == kYes) return {0, kInf};
+    if (n.stored.answer[q] == kNo) return {kInf, 0};
+    if (n.busy || n.on_stack) return {kBig, kBig};
+    auto& memo = memo_[static_cast<std::size_t>(at) * 2 + q];
+    if (memo.first == stamp_) return memo.second;
+    Numbers numbers;
+    if (!n.stored.expanded) {
+      if (likely(n) && n.stored.tried != 0) {
+        numbers = n.stored.score > 0 ? Numbers{0, kInf} : Numbers{kInf, 0};
+      }
+    } else {
+      n.on_stack = true;
+      numbers = {kInf, 0};
+      for (std::size_t i = 0; i < nodes_[at].children.size(); ++i) {
+        const Child child = nodes_[at].children[i];
+        Numbers c;
+        if (child.node < 0) {
+          c = child.fixed[other(q)] == kYes ? Numbers{0, kInf} : Numbers{kInf, 0};
+        } else {
+          c = numbers_of(child.node, other(q));
+        }
+        numbers.proof = std::min(numbers.proof, c.disproof);
+        numbers.disproof = add(numbers.disproof, c.proof);
+      }
+      nodes_[at].on_stack = false;
+    }
+    memo_[static_cast<std::size_t>(at) * 2 + q] = {stamp_, numbers};
+    return numbers;
+  }
+
+  void fresh() {
+    ++stamp_;
+    memo_.resize(nodes_.size() * 2);
+  }
+
+  // Raises the threshold by steps, as far as it takes to bring an assumed node inside.
+  void raise_threshold() {
+    const std::int32_t step = std::max(options_.threshold_step, 1);
+    std::int32_t least = std::numeric_limits<std::int32_t>::max();
+    for (const Node& n : nodes_) {
+      if (!n.stored.expanded && likely(n) && n.stored.tried != 0)
+        least = std::min(least, std::abs(n.stored.score));
+    }
+    std::int32_t steps = 1;
+    if (least != std::numeric_limits<std::int32_t>::max() && least >= threshold_ + step)
+      steps = (least + 1 - threshold_ + step - 1) / step;
+    threshold_ += steps * step;
+    meta_["threshold"] = std::to_string(threshold_);
+  }
+
+  // The most-proving leaf below a node that a pass may work on, or -1.
+  int select(int at, Question q) {
+    std::vector<int> seen;
+    while (true) {
+      const Numbers here = numbers_of(at, q);
+      if (here.proof == 0 || here.disproof == 0 || here.proof >= kBig) return -1;
+      Node& n = nodes_[at];
+      if (!n.stored.expanded) return at;
+      if (std::find(seen.begin(), seen.end(), at) != seen.end()) return -1;
+      seen.push_back(at);
+      int best = -1;
+      std::uint64_t least = kInf;
+      for (const Child& child : n.children) {
+        if (child.node < 0) continue;
+        const Numbers c = numbers_of(child.node, other(q));
+        if (c.proof == 0 || c.disproof == 0 || c.disproof >= kBig) continue;
+        if (c.disproof < least) {
+          least = c.disproof;
+          best = child.node;
+        }
+      }
+      if (best < 0) return -1;
+      at = best;
+      q = other(q);
+    }
+  }
+
+  // The next node and question to work on: the seed line's last open node first.
+  std::optional<std::pair<int, Question>> next_target() const {
+    for (const int t : targets_) {
+      const StoredNode& s = nodes_[t].stored;
+      if (s.answer[kWin] == kUnknown) return std::pair{t, kWin};
+      if (s.answer[kWin] == kNo && s.answer[kDraw] == kUnknown) return std::pair{t, kDraw};
+    }
+    return std::nullopt;
+  }
+
+  // One back-end job: path-independent (a search from the node with an empty history).
+  JobResult run_job(const Job& job) const {
+    const auto start = std::chrono::steady_clock::now();
+    JobResult result;
+    const Position& pos = nodes_[job.node].pos;
+    auto options = [&](double share) {
+      search::SearchOptions o;
+      o.seconds = options_.prover_seconds * share * static_cast<double>(job.budget);
+      o.max_nodes =
+          static_cast<std::uint64_t>(static_cast<double>(options_.prover_nodes) * share) * job.budget;
+      o.memory_bytes = options_.job_memory;
+      return o;
+    };
+    auto answer = [&](Question q, bool yes, const char* source) {
+      if (result.answer[q] != kUnknown) return;
+      result.answer[q] = yes ? kYes : kNo;
+      result.source[q] = source;
+    };
+    auto open = [&] { return result.answer[kWin] == kUnknown && !(result.answer[kDraw] == kNo); };
+    // df-pn on one question.
+    auto df_pn = [&](Question q, double share) {
+      const search::SearchOptions o = options(share);
+      search::SearchStats stats;
+      search::Limits limits(o, "prove");
+      search::DfPn<G> search(game_, database_, o, stats, limits);
+      const search::QuestionReport report =
+          search.prove(pos, q == kWin ? search::kWinThreshold : search::kDrawThreshold);
+      result.nodes += stats.nodes;
+      if (report.answer) answer(q, *report.answer, "df-pn");
+    };
+    if (job.kind == Job::kFull) {
+      // A proving alpha-beta first, half the budget.
+      const search::SearchOptions o = options(0.5);
+      search::SearchStats stats;
+      search::Limits limits(o, "prove");
+      search::AlphaBeta<G> search(game_, database_, o, stats, limits);
+      std::vector<search::QuestionReport> reports;
+      const search::Bounds bounds = search.solve(pos, search::Question::kValue, reports);
+      result.nodes += stats.nodes;
+      if (bounds.decides(search::kWinThreshold))
+        answer(kWin, bounds.passes(search::kWinThreshold), "alphabeta");
+      if (bounds.decides(search::kDrawThreshold))
+        answer(kDraw, bounds.passes(search::kDrawThreshold), "alphabeta");
+      if (open() || result.answer[kDraw] == kUnknown) {
+        search::Databases<G> probes(game_, database_);
+        result.score = heuristic(probes, pos, options_.eval_depth, -kProvenScore - 1, kProvenScore + 1);
+        result.scored = true;
+        // df-pn on the question the score makes easy, the other half of the budget.
+        if (open()) df_pn(result.score > 0 || result.answer[kDraw] == kYes ? kWin : kDraw, 0.5);
+        // One answer found ("win?" no, or "at least a draw?" yes): the other, so that the
+        // node's value is settled before the front end expands it.
+        const bool one = result.answer[kWin] != kUnknown || result.answer[kDraw] != kUnknown;
+        if (one && !settled(result.answer)) df_pn(result.answer[kWin] == kUnknown ? kWin : kDraw, 0.5);
+      }
+    } else if (job.kind == Job::kEasy) {
+      df_pn(nodes_[job.node].stored.score > 0 ? kWin : kDraw, 1.0);
+    } else {
+      df_pn(job.question, 1.0);
+    }
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+
+  // A shallow negamax over the game's evaluation, with the databases and the rules at
+  // its leaves: a heuristic score, never used as a proof.
+  std::int32_t heuristic(search::Databases<G>& probes, const Position& pos, int depth, std::int32_t alpha,
+                         std::int32_t beta) const {
+    if (const auto over = game_.terminal(pos)) return score_of_value(*over);
+    if (const auto bounds = probes.probe(game_.rank(pos)); bounds && bounds->exact()) {
+      return score_of_value(search::value_of(bounds->lower));
+    }
+    if (depth <= 0) return evaluation(pos);
+    MoveList<G> moves;
+    game_.moves(pos, moves);
+    if (moves.empty()) return score_of_value(game_.no_move_value());
+    std::int32_t best = -kProvenScore - 1;
+    for (const Move& move : moves) {
+      const std::int32_t v =
+          -heuristic(probes, game_.play(pos, move), depth - 1, -beta, -std::max(alpha, best));
+      best = std::max(best, v);
+      if (best >= beta) break;
+    }
+    return best;
+  }
+  std::int32_t evaluation(const Position& pos) const {
+    if constexpr (HasEvaluation<G>) {
+      return std::clamp<std::int32_t>(static_cast<std::int32_t>(game_.evaluate(pos)), -kProvenScore / 2,
+                                      kProvenScore / 2);
+    } else {
+      (void)pos;
+      return 0;
+    }
+  }
+  static std::int32_t score_of_value(Value value) {
+    if (value.outcome() == Outcome::kWin) return kProvenScore - static_cast<std::int32_t>(value.depth());
+    if (value.outcome() == Outcome::kLoss) return -kProvenScore + static_cast<std::int32_t>(value.depth());
+    return 0;
+  }
+
+  static bool settled(const Answer (&answer)[2]) {
+    return answer[kWin] == kYes || answer[kDraw] == kNo || (answer[kWin] == kNo && answer[kDraw] == kYes);
+  }
+
+  void apply(const Job& job, const JobResult& result) {
+    Node& n = nodes_[job.node];
+    if (result.scored && !n.stored.scored) {
+      n.stored.scored = true;
+      n.stored.score = result.score;
+      n.dirty = true;
+    }
+    for (const Question q : {kWin, kDraw}) settle(job.node, q, result.answer[q], result.source[q]);
+    const StoredNode& s = nodes_[job.node].stored;
+    const bool settled = s.answer[kWin] == kYes || s.answer[kDraw] == kNo ||
+                         (s.answer[kWin] == kNo && s.answer[kDraw] == kYes);
+    if (settled || job.kind == Job::kStuck) return;
+    if (likely(nodes_[job.node])) {
+      nodes_[job.node].stored.tried = threshold_;
+      nodes_[job.node].dirty = true;
+    } else {
+      expand(job.node);
+    }
+  }
+
+  void commit() {
+    std::vector<StoredNode> changed;
+    for (Node& n : nodes_) {
+      if (!n.dirty) continue;
+      changed.push_back(n.stored);
+      n.dirty = false;
+    }
+    meta_["threshold"] = std::to_string(threshold_);
+    store_.commit(changed, meta_);
+  }
+
+  void fill(ProveSummary& summary) {
+    const StoredNode& root = nodes_[root_].stored;
+    summary.position = root.position;
+    summary.win = root.answer[kWin];
+    summary.draw = root.answer[kDraw];
+    summary.answer = answer_text(root.answer[kWin], root.answer[kDraw]);
+    summary.nodes = nodes_.size();
+    summary.threshold = threshold_;
+    for (const Node& n : nodes_) {
+      const StoredNode& s = n.stored;
+      const bool known = s.answer[kWin] == kYes || s.answer[kDraw] == kNo ||
+                         (s.answer[kWin] == kNo && s.answer[kDraw] == kYes);
+      if (known) {
+        ++summary.proven;
+      } else {
+        ++summary.open;
+        if (likely(n)) ++summary.likely;
+      }
+    }
+    if (const auto target = next_target()) {
+      fresh();
+      const Numbers numbers = numbers_of(root_, root.answer[kWin] == kUnknown ? kWin : kDraw);
+      summary.root_proof = numbers.proof;
+      summary.root_disproof = numbers.disproof;
+    }
+    std::error_code error;
+    for (const char* suffix : {"", "-wal"}) {
+      const auto size = std::filesystem::file_size(store_.path().string() + suffix, error);
+      if (!error) summary.store_bytes += size;
+    }
+  }
+
+  const G& game_;
+  db::Database* database_;
+  Store& store_;
+  const ProveOptions& options_;
+  search::Databases<G> probes_;
+  std::vector<Node> nodes_;
+  std::unordered_map<std::uint64_t, int> index_;
+  std::deque<int> pending_;
+  std::vector<std::pair<std::uint64_t, Numbers>> memo_;
+  std::uint64_t stamp_ = 0;
+  std::vector<int> targets_;
+  int root_ = 0;
+  std::int32_t threshold_ = 20;
+  std::int64_t seq_ = 0;
+  int stuck_ = 0;
+  std::map<std::string, std::string> meta_;
+};
+
+}  // namespace gs::prove
