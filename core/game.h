@@ -91,13 +91,14 @@
 // OPTIONAL: retrograde analysis
 //   keeps_tier(pos, move)           true iff play(pos, move) is not terminal and lies in
 //                                   pos's own tier (answered without ranking);
-//   has_symmetry(pos)               true iff a symmetry other than the identity maps pos
-//                                   to itself. Together they promise: from a position
-//                                   without symmetry, distinct moves that keep the tier
-//                                   lead to distinct indices, so the retrograde scan
-//                                   counts them without ranking; and the positions
-//                                   with a move into a position without symmetry have
-//                                   distinct indices (the same fact read backwards).
+//   has_symmetry(pos)               true where a symmetry other than the identity maps
+//                                   pos to itself; a game may answer true for more
+//                                   positions (the engine then ranks their moves, which
+//                                   is only slower). Together they promise: where it is
+//                                   false, distinct moves that keep the tier lead to
+//                                   distinct indices, so the retrograde scan counts them
+//                                   without ranking; and the positions with a move into
+//                                   pos have distinct indices.
 //   moves_leaving_tier(pos, out)    (with the two above) the moves of pos that leave its
 //                                   tier, returning how many of its moves stay in it.
 //   unrank_next(tier, index, pos)   where pos is unrank(tier, index - 1) (not a hole),

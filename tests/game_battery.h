@@ -257,6 +257,63 @@ void check_moves_and_unmoves(const G& game, const typename G::Position& p, Failu
   }
 }
 
+// The optional retrograde hooks keep their promises (core/game.h, KnowsTierMoves and
+// CountsTierMoves): keeps_tier says which moves stay in the tier; moves_leaving_tier
+// lists the others and counts these; where has_symmetry is false, the moves that stay
+// lead to distinct indices and the positions with a move into p have distinct indices.
+// Returns whether p is without symmetry (for the tests' counts).
+template <Game G>
+requires KnowsTierMoves<G>
+bool check_tier_move_hooks(const G& game, const typename G::Position& p, Failures& failures) {
+  if (game.terminal(p)) return false;
+  const Tier tier = game.rank(p).tier;
+  MoveList<G> moves;
+  game.moves(p, moves);
+  std::vector<Index> staying;
+  std::size_t leaving = 0;
+  for (const auto& move : moves) {
+    const auto next = game.play(p, move);
+    const bool same = !game.terminal(next) && game.rank(next).tier == tier;
+    if (same != game.keeps_tier(p, move)) {
+      failures.add(game.position_text(p) + " move " + game.move_text(p, move) + ": keeps_tier says " +
+                   (same ? "no" : "yes"));
+    }
+    if (same) {
+      staying.push_back(game.rank(next).index);
+    } else {
+      ++leaving;
+    }
+  }
+  if constexpr (CountsTierMoves<G>) {
+    MoveList<G> out;
+    const std::size_t counted = game.moves_leaving_tier(p, out);
+    bool listed_leave = true;
+    for (const auto& move : out) {
+      listed_leave = listed_leave && std::find(moves.begin(), moves.end(), move) != moves.end() &&
+                     !game.keeps_tier(p, move);
+    }
+    if (counted != staying.size() || out.size() != leaving || !listed_leave) {
+      failures.add(game.position_text(p) + ": " + std::to_string(staying.size()) + " moves stay and " +
+                   std::to_string(leaving) + " leave; moves_leaving_tier counts " + std::to_string(counted) +
+                   " and lists " + std::to_string(out.size()));
+    }
+  }
+  if (game.has_symmetry(p)) return false;
+  auto distinct = [](std::vector<Index> indices) {
+    std::sort(indices.begin(), indices.end());
+    return std::adjacent_find(indices.begin(), indices.end()) == indices.end();
+  };
+  if (!distinct(staying))
+    failures.add(game.position_text(p) + " has no symmetry, but two of its moves reach one index");
+  UnmoveList<G> previous;
+  game.unmoves(p, previous);
+  std::vector<Index> before;
+  for (const auto& r : previous) before.push_back(game.rank(r).index);
+  if (!distinct(before))
+    failures.add(game.position_text(p) + " has no symmetry, but two of its unmoves have one index");
+  return true;
+}
+
 // Position text and every move's text parse back to the same position and move; the
 // texts of a position's moves are distinct.
 template <Game G>

@@ -45,6 +45,7 @@ Geometry::Geometry(BoardKind kind, std::string_view name, const std::vector<std:
     lines_.push_back(std::move(ids));
   }
   find_symmetries();
+  find_symmetric_sets();
   for (const auto& perm : perms_) {
     std::array<std::array<std::uint32_t, 256>, 3> table{};
     for (int part = 0; part < 3; ++part) {
@@ -118,6 +119,28 @@ void Geometry::find_symmetries() {
   // The identity comes first: it is the lexicographically smallest permutation.
   if (perms_.empty() || perms_.size() > kMaxSymmetries) {
     fail("internal error: board {} has {} symmetries", name_, perms_.size());
+  }
+}
+
+void Geometry::find_symmetric_sets() {
+  symmetric_.assign(((std::size_t{1} << points_) + 63) / 64, 0);
+  // The sets a permutation fixes are the unions of its cycles.
+  for (std::size_t op = 1; op < perms_.size(); ++op) {
+    std::vector<std::uint32_t> cycles;
+    std::uint32_t seen = 0;
+    for (int p = 0; p < points_; ++p) {
+      if ((seen >> p & 1U) != 0) continue;
+      std::uint32_t cycle = 0;
+      for (int q = p; (cycle >> q & 1U) == 0; q = perms_[op][q]) cycle |= 1U << q;
+      seen |= cycle;
+      cycles.push_back(cycle);
+    }
+    for (std::uint64_t choice = 0; choice < std::uint64_t{1} << cycles.size(); ++choice) {
+      std::uint32_t set = 0;
+      for (std::uint64_t c = choice; c != 0; c &= c - 1)
+        set |= cycles[static_cast<std::size_t>(std::countr_zero(c))];
+      symmetric_[set >> 6] |= std::uint64_t{1} << (set & 63U);
+    }
   }
 }
 

@@ -184,7 +184,7 @@ std::uint32_t Morris::removable(const Position& pos, int side) const {
 }
 
 void Morris::add_moves(const Position& pos, int from, int to, std::uint32_t removable_set, bool check_mill,
-                       MoveList<Morris>& out) const {
+                       MoveList<Morris>& out, std::size_t* staying) const {
   Move move{static_cast<std::uint8_t>(from < 0 ? kNone : from), static_cast<std::uint8_t>(to), kNone};
   if (check_mill && removable_set != 0) {
     std::uint32_t mine = pos.stones[pos.side] | 1U << to;
@@ -197,10 +197,14 @@ void Morris::add_moves(const Position& pos, int from, int to, std::uint32_t remo
       return;
     }
   }
-  out.push_back(move);
+  if (staying != nullptr && from >= 0) {
+    ++*staying;
+  } else {
+    out.push_back(move);
+  }
 }
 
-void Morris::moves(const Position& pos, MoveList<Morris>& out) const {
+std::size_t Morris::generate(const Position& pos, MoveList<Morris>& out, std::size_t* staying) const {
   out.clear();
   const int me = pos.side;
   const std::uint32_t mine = pos.stones[me];
@@ -210,7 +214,7 @@ void Morris::moves(const Position& pos, MoveList<Morris>& out) const {
   const bool mills = std::popcount(mine) >= 2;
   if (pos.hand[me] > 0) {
     for (std::uint32_t e = empty; e != 0; e &= e - 1)
-      add_moves(pos, -1, std::countr_zero(e), removable_set, mills, out);
+      add_moves(pos, -1, std::countr_zero(e), removable_set, mills, out, nullptr);
   }
   if (pos.hand[me] == 0 || options_.lasker) {
     const bool fly = flies(pos, me);
@@ -218,10 +222,21 @@ void Morris::moves(const Position& pos, MoveList<Morris>& out) const {
       const int from = std::countr_zero(m);
       const std::uint32_t targets = fly ? empty : geometry_.neighbours(from) & empty;
       for (std::uint32_t t = targets; t != 0; t &= t - 1) {
-        add_moves(pos, from, std::countr_zero(t), removable_set, mills && std::popcount(mine) >= 3, out);
+        add_moves(pos, from, std::countr_zero(t), removable_set, mills && std::popcount(mine) >= 3, out,
+                  staying);
       }
     }
   }
+  return staying != nullptr ? *staying : 0;
+}
+
+void Morris::moves(const Position& pos, MoveList<Morris>& out) const { generate(pos, out, nullptr); }
+
+std::size_t Morris::moves_leaving_tier(const Position& pos, MoveList<Morris>& out) const {
+  // Slides without removal lead into the colour-swapped sector: the same tier only when
+  // the two are paired.
+  std::size_t staying = 0;
+  return generate(pos, out, paired(sector_of(pos)) ? &staying : nullptr);
 }
 
 void Morris::unmoves(const Position& pos, UnmoveList<Morris>& out) const {
