@@ -314,6 +314,33 @@ bool check_tier_move_hooks(const G& game, const typename G::Position& p, Failure
   return true;
 }
 
+// unrank_next (core/game.h, UnranksInOrder) steps as unrank does, holes included: over
+// `length` indices from `start`, as the retrograde scan calls it (after a hole, unrank).
+// Returns the number of indices compared.
+template <Game G>
+requires UnranksInOrder<G> std::uint64_t check_unrank_next(const G& game, Tier tier, Index start,
+                                                           Index length, Failures& failures) {
+  std::optional<typename G::Position> stepped;
+  std::uint64_t compared = 0;
+  const Index end = std::min(game.size(tier), start + length);
+  for (Index i = start; i < end; ++i) {
+    const std::optional<typename G::Position> want = game.unrank(tier, i);
+    if (stepped) {
+      const bool found = game.unrank_next(tier, i, *stepped);
+      ++compared;
+      if (found != want.has_value() || (found && !(*stepped == *want))) {
+        failures.add(game.tier_name(tier) + " index " + std::to_string(i) + ": unrank gives " +
+                     (want ? game.position_text(*want) : "a hole") + ", unrank_next " +
+                     (found ? game.position_text(*stepped) : "a hole"));
+      }
+      if (!found) stepped.reset();
+    } else {
+      stepped = want;
+    }
+  }
+  return compared;
+}
+
 // Position text and every move's text parse back to the same position and move; the
 // texts of a position's moves are distinct.
 template <Game G>

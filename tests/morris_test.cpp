@@ -8,6 +8,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <random>
 #include <set>
 #include <string>
 #include <vector>
@@ -264,6 +265,46 @@ TEST(MorrisBattery, HasSymmetryCoversEverySymmetricPosition) {
     }
   }
   EXPECT_GT(symmetric, 100U);
+}
+
+// The scan steps through a tier with unrank_next: whole tiers of the small boards, and
+// runs at random places (class and sector boundaries among them) of the large ones.
+TEST(MorrisBattery, UnrankNextStepsAsUnrank) {
+  std::mt19937_64 random(kSeed + 4);
+  for (const Morris& game : rule_sets()) {
+    Failures failures;
+    std::uint64_t compared = 0;
+    const bool small = game.geometry().points() < 24;
+    for (const Tier tier : game.tiers(small ? 4 : 6)) {
+      const Index size = game.size(tier);
+      if (small || size < 5000) {
+        compared += test::check_unrank_next(game, tier, 0, size, failures);
+        continue;
+      }
+      for (int run = 0; run < 4; ++run)
+        compared += test::check_unrank_next(game, tier, random() % size, 1000, failures);
+      // Across the boundary of the two sectors of a pair.
+      const std::vector<SectorRange> sectors = game.sectors(tier);
+      if (sectors.size() == 2)
+        compared += test::check_unrank_next(game, tier, sectors[1].begin - 500, 1000, failures);
+    }
+    GS_EXPECT_NO_FAILURES(failures) << game.variant() << " " << game.rule_text();
+    EXPECT_GT(compared, 100000U) << game.variant();
+  }
+}
+
+TEST(MorrisBattery, NextSubsetStepsInColexOrder) {
+  const std::uint32_t within = 0b1011'0110'1101U;
+  for (int k = 0; k <= std::popcount(within); ++k) {
+    std::vector<std::uint32_t> want;
+    for (std::uint32_t set = 0; set <= within; ++set) {
+      if ((set & ~within) == 0 && std::popcount(set) == k) want.push_back(set);
+    }
+    std::vector<std::uint32_t> got{want.front()};
+    for (std::uint32_t set = next_subset(want.front(), within); set != 0; set = next_subset(set, within))
+      got.push_back(set);
+    EXPECT_EQ(got, want) << k;
+  }
 }
 
 TEST(MorrisBattery, TextRoundTripSampled) {

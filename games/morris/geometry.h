@@ -56,6 +56,22 @@ inline std::uint64_t colex_rank(std::uint32_t set) {
   return rank;
 }
 
+// The set of |set| points of `within` that follows `set` (a subset of `within`) in colex
+// order, or 0 after the last one.
+inline std::uint32_t next_subset(std::uint32_t set, std::uint32_t within) {
+  const std::uint32_t low = set & (~set + 1);
+  if (low == 0) return 0;
+  // The carry runs through the lowest run of the set's points (and the points outside
+  // `within`) up to the first point of `within` that is not in the set.
+  const std::uint32_t carried = ((set | ~within) + low) & within;
+  if ((carried & ~set) == 0) return 0;
+  // The run's other points go back to the lowest points of `within`.
+  int back = std::popcount(set) - std::popcount(carried);
+  std::uint32_t lowest = 0;
+  for (std::uint32_t w = within; back > 0; w &= w - 1, --back) lowest |= w & (~w + 1);
+  return carried | lowest;
+}
+
 class Geometry {
  public:
   // The board of a kind, built once.

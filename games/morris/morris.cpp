@@ -578,6 +578,25 @@ std::optional<Position> Morris::unrank(Tier tier, Index index) const {
   fail("index {} is outside tier {} ({} indices)", index, tier_name(tier), size(tier));
 }
 
+bool Morris::unrank_next(Tier tier, Index index, Position& pos) const {
+  const std::uint32_t white = pos.stones[0];
+  const std::uint32_t black = next_subset(pos.stones[1], geometry_.full() & ~white);
+  if (black == 0) {
+    // The class's last set was at index - 1: a new class, or the twin sector.
+    const std::optional<Position> first = unrank(tier, index);
+    if (first) pos = *first;
+    return first.has_value();
+  }
+  pos.stones[1] = black;
+  if (!geometry_.symmetric(white)) return true;
+  const Geometry::Classes& classes = geometry_.classes(std::popcount(white));
+  const std::uint32_t stabilizer = classes.stabilizer[classes.entry[colex_rank(white)] >> 6];
+  for (std::uint32_t h = stabilizer; h != 0; h &= h - 1) {
+    if (geometry_.apply(std::countr_zero(h), black) < black) return false;  // a hole
+  }
+  return true;
+}
+
 void Morris::symmetric(const Position& pos, std::vector<Position>& out) const {
   out.clear();
   for (int op = 0; op < geometry_.symmetries(); ++op) {

@@ -168,6 +168,10 @@ class Morris {
   [[nodiscard]] std::uint64_t index_table_bytes() const { return geometry_.class_table_bytes(); }
   [[nodiscard]] Ranked rank(const Position& pos) const;
   [[nodiscard]] std::optional<Position> unrank(Tier tier, Index index) const;
+  // Where pos is unrank(tier, index - 1): makes pos unrank(tier, index), or returns false
+  // at a hole (core/game.h, UnranksInOrder). Within a class, Black's set steps to the
+  // next set in colex order among the free points.
+  bool unrank_next(Tier tier, Index index, Position& pos) const;
   void unmoves(const Position& pos, UnmoveList<Morris>& out) const;
 
   // Retrograde hooks (core/game.h, KnowsTierMoves and CountsTierMoves): a slide without
@@ -325,5 +329,6 @@ static_assert(HasMaxPieces<Morris>);
 static_assert(HasIndexTables<Morris>);
 static_assert(HasSectors<Morris>);
 static_assert(CountsTierMoves<Morris>);
+static_assert(UnranksInOrder<Morris>);
 
 }  // namespace gs::morris
