@@ -20,7 +20,9 @@
 // is taken at its smallest image under them and the other images are holes.
 #include <array>
 #include <bit>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -112,19 +114,29 @@ class Morris {
   [[nodiscard]] Position start() const { return start(options_.stones[0], options_.stones[1]); }
   [[nodiscard]] static Position start(int white_stones, int black_stones);
   void moves(const Position& pos, MoveList<Morris>& out) const;
-  // Always inlined: a call returns the position through memory, stored a byte at a time
-  // and read back whole, which stalls the read (a seventh of a build's time).
+  // The position is made in two whole words (both stone sets; hands and side to move)
+  // rather than field by field: what reads it back (rank, terminal) loads whole words,
+  // which the processor cannot forward from smaller stores (a stall that took a seventh
+  // of a build's time).
   [[nodiscard, gnu::always_inline]] static Position play(const Position& pos, const Move& move) {
-    Position next = pos;
-    const int side = pos.side;
+    static_assert(sizeof(Position) == 12 && offsetof(Position, hand) == 8 && offsetof(Position, side) == 10);
+    const unsigned side = pos.side;
+    std::uint64_t stones = 0;
+    std::uint32_t rest = 0;  // hand[0], hand[1], side and the padding byte
+    std::memcpy(&stones, &pos, 8);
+    std::memcpy(&rest, reinterpret_cast<const unsigned char*>(&pos) + 8, 4);
+    const unsigned mine = 32 * side;
     if (move.from == kNone) {
-      --next.hand[side];
+      rest -= 1U << (8 * side);
     } else {
-      next.stones[side] &= ~(1U << move.from);
+      stones &= ~(std::uint64_t{1} << (move.from + mine));
     }
-    next.stones[side] |= 1U << move.to;
-    if (move.remove != kNone) next.stones[side ^ 1] &= ~(1U << move.remove);
-    next.side = static_cast<std::uint8_t>(side ^ 1);
+    stones |= std::uint64_t{1} << (move.to + mine);
+    if (move.remove != kNone) stones &= ~(std::uint64_t{1} << (move.remove + (32 - mine)));
+    rest ^= 1U << 16;
+    Position next;
+    std::memcpy(static_cast<void*>(&next), &stones, 8);
+    std::memcpy(static_cast<unsigned char*>(static_cast<void*>(&next)) + 8, &rest, 4);
     return next;
   }
   [[nodiscard]] std::optional<Value> terminal(const Position& pos) const {
@@ -166,7 +178,9 @@ class Morris {
   // The board's tables of symmetry classes, built per number of stones on first use
   // (core/game.h, HasIndexTables): 64 MiB of entries and the classes on the 24-point boards.
   [[nodiscard]] std::uint64_t index_table_bytes() const { return geometry_.class_table_bytes(); }
-  [[nodiscard]] Ranked rank(const Position& pos) const;
+  // Always inlined: the retrograde scan ranks what play() makes, which then stays in
+  // registers (a call would store it a byte at a time and read it back whole, a stall).
+  [[nodiscard, gnu::always_inline]] Ranked rank(const Position& pos) const;
   [[nodiscard]] std::optional<Position> unrank(Tier tier, Index index) const;
   // Where pos is unrank(tier, index - 1): makes pos unrank(tier, index), or returns false
   // at a hole (core/game.h, UnranksInOrder). Within a class, Black's set steps to the
@@ -274,14 +288,7 @@ inline Index Morris::sector_index(std::uint32_t white, std::uint32_t black) cons
     }
   }
   // Colex rank of Black's set among the free points.
-  Index rank = 0;
-  int k = 1;
-  for (std::uint32_t s = mapped; s != 0; s &= s - 1, ++k) {
-    const int p = std::countr_zero(s);
-    // In range: the free points below p are at least k - 1.
-    rank += kBinomials.c[static_cast<std::size_t>(p - std::popcount(rep & ((1U << p) - 1)))]
-                        [static_cast<std::size_t>(k)];
-  }
+  const Index rank = colex_rank(extract(mapped, geometry_.full() & ~rep));
   return id * binomial(geometry_.points() - w, std::popcount(black)) + rank;
 }
 
