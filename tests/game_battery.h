@@ -314,6 +314,27 @@ bool check_tier_move_hooks(const G& game, const typename G::Position& p, Failure
   return true;
 }
 
+// unmove_indices (core/game.h, RanksUnmoves) gives the ranks of unmoves(p), in any order.
+template <Game G>
+requires RanksUnmoves<G>
+void check_unmove_indices(const G& game, const typename G::Position& p, Failures& failures) {
+  if (game.terminal(p)) return;
+  const Tier tier = game.rank(p).tier;
+  UnmoveList<G> previous;
+  game.unmoves(p, previous);
+  std::vector<Index> want;
+  for (const auto& r : previous) want.push_back(game.rank(r).index);
+  SmallVector<Index, G::kMaxUnmoves> listed;
+  game.unmove_indices(tier, p, listed);
+  std::vector<Index> got(listed.begin(), listed.end());
+  std::sort(want.begin(), want.end());
+  std::sort(got.begin(), got.end());
+  if (got != want) {
+    failures.add(game.position_text(p) + ": unmove_indices lists " + std::to_string(got.size()) +
+                 " indices, the ranks of unmoves are " + std::to_string(want.size()) + " others");
+  }
+}
+
 // unrank_next (core/game.h, UnranksInOrder) steps as unrank does, holes included: over
 // `length` indices from `start`, as the retrograde scan calls it (after a hole, unrank).
 // Returns the number of indices compared.

@@ -225,14 +225,18 @@ TEST(MorrisBattery, MovesAndUnmovesAgreeSampled) {
 }
 
 // The scan counts slides without removal instead of ranking them, and propagation
-// takes predecessors as distinct where has_symmetry allows: on every rule set, with
+// takes predecessors as distinct where has_symmetry allows and ranks them through
+// unmove_indices: on every rule set, with
 // positions with and without symmetry among the samples.
 TEST(MorrisBattery, TierMoveHooksKeepTheirPromises) {
   for (const Morris& game : rule_sets()) {
     const auto positions = test::sample_positions(game, game.tiers(6), 3, kSeed + 3);
     Failures failures;
     std::size_t plain = 0;
-    for (const Position& pos : positions) plain += test::check_tier_move_hooks(game, pos, failures) ? 1 : 0;
+    for (const Position& pos : positions) {
+      plain += test::check_tier_move_hooks(game, pos, failures) ? 1 : 0;
+      test::check_unmove_indices(game, pos, failures);
+    }
     GS_EXPECT_NO_FAILURES(failures) << game.variant() << " " << game.rule_text();
     EXPECT_GT(plain, positions.size() / 5) << game.variant();
     EXPECT_LT(plain, positions.size()) << game.variant();

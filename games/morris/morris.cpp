@@ -239,8 +239,8 @@ std::size_t Morris::moves_leaving_tier(const Position& pos, MoveList<Morris>& ou
   return generate(pos, out, paired(sector_of(pos)) ? &staying : nullptr);
 }
 
-void Morris::unmoves(const Position& pos, UnmoveList<Morris>& out) const {
-  out.clear();
+template <class Visit>
+void Morris::for_each_unmove(const Position& pos, Visit&& visit) const {
   // Only a move without removal by the side that just moved stays in the tier: from
   // the colour-swapped sector, which is in the same tier only when the two are paired.
   if (!paired(sector_of(pos))) return;
@@ -255,13 +255,28 @@ void Morris::unmoves(const Position& pos, UnmoveList<Morris>& out) const {
     const int to = std::countr_zero(m);
     if (exposed && geometry_.in_mill(mine, to)) continue;
     const std::uint32_t sources = fly ? empty : geometry_.neighbours(to) & empty;
-    for (std::uint32_t s = sources; s != 0; s &= s - 1) {
-      Position previous = pos;
-      previous.stones[mover] = (mine & ~(1U << to)) | 1U << std::countr_zero(s);
-      previous.side = static_cast<std::uint8_t>(mover);
-      out.push_back(previous);
-    }
+    for (std::uint32_t s = sources; s != 0; s &= s - 1) visit((mine & ~(1U << to)) | (s & (~s + 1)));
   }
+}
+
+void Morris::unmoves(const Position& pos, UnmoveList<Morris>& out) const {
+  out.clear();
+  const int mover = pos.side ^ 1;
+  for_each_unmove(pos, [&](std::uint32_t before) {
+    Position previous = pos;
+    previous.stones[mover] = before;
+    previous.side = static_cast<std::uint8_t>(mover);
+    out.push_back(previous);
+  });
+}
+
+void Morris::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const {
+  out.clear();
+  // Every predecessor is in the colour-swapped sector, the mover to move.
+  const Sector previous = sector_of(pos).swapped();
+  const Index offset = previous.code() == tier ? 0 : sector_size(Sector::of(tier));
+  const std::uint32_t theirs = pos.stones[pos.side];
+  for_each_unmove(pos, [&](std::uint32_t before) { out.push_back(offset + sector_index(before, theirs)); });
 }
 
 // Text.

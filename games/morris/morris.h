@@ -186,6 +186,9 @@ class Morris {
   // at a hole (core/game.h, UnranksInOrder). Within a class, Black's set steps to the
   // next set in colex order among the free points.
   bool unrank_next(Tier tier, Index index, Position& pos) const;
+  // The indices of unmoves(pos) in pos's tier, without making the positions (core/game.h,
+  // RanksUnmoves): the side to move's stones are Black's set of every predecessor.
+  void unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const;
   void unmoves(const Position& pos, UnmoveList<Morris>& out) const;
 
   // Retrograde hooks (core/game.h, KnowsTierMoves and CountsTierMoves): a slide without
@@ -251,6 +254,9 @@ class Morris {
   // `staying` given, a slide without removal is counted there instead.
   void add_moves(const Position& pos, int from, int to, std::uint32_t removable_set, bool check_mill,
                  MoveList<Morris>& out, std::size_t* staying) const;
+  // Calls visit(stones) with the mover's stones before each of unmoves(pos).
+  template <class Visit>
+  void for_each_unmove(const Position& pos, Visit&& visit) const;
   // moves(), or with `staying` given, moves_leaving_tier() (its count returned).
   std::size_t generate(const Position& pos, MoveList<Morris>& out, std::size_t* staying) const;
 
@@ -337,5 +343,6 @@ static_assert(HasIndexTables<Morris>);
 static_assert(HasSectors<Morris>);
 static_assert(CountsTierMoves<Morris>);
 static_assert(UnranksInOrder<Morris>);
+static_assert(RanksUnmoves<Morris>);
 
 }  // namespace gs::morris
