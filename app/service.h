@@ -262,7 +262,7 @@ class Service final : public GameService {
     if (!options.data.empty() && std::filesystem::is_directory(location(options.data).directory(), error))
       database = std::make_unique<db::Database>(location(options.data));
     const GameLabel game = label();
-    const std::string name = fmt::format("{} {} {}", game.game, game.variant, game.rules);
+    const std::string name = proof_label();
     const auto memory_bytes =
         static_cast<std::uint64_t>(request.memory_gib * static_cast<double>(1ULL << 30));
     prove::ProveOptions prove;
@@ -308,6 +308,26 @@ class Service final : public GameService {
     }
     on_result(result);
   }
+  ProofView proof_view(const std::filesystem::path& data, const std::filesystem::path& store_path,
+                       std::size_t max_line) override {
+    prove::Store store(store_path, false);
+    const std::optional<std::string> root = store.meta("root");
+    if (!root) fail("the proof store {} has no root yet", store_path.string());
+    std::unique_ptr<db::Database> database;
+    std::error_code error;
+    if (!data.empty() && std::filesystem::is_directory(location(data).directory(), error))
+      database = std::make_unique<db::Database>(location(data));
+    ProofView view;
+    view.label = label();
+    view.store = store_path.string();
+    const prove::ProveOptions options;
+    // The manager refuses a store of another game, variant or rules; it reads, never writes.
+    prove::Manager<G> manager(game_, database.get(), store, options, game_.parse_position(*root),
+                              proof_label());
+    view.summary = manager.status();
+    view.line = manager.best_line(max_line);
+    return view;
+  }
   PerftResult perft(const PerftRequest& request) override {
     const Position pos = request.from ? game_.parse_position(*request.from) : game_.start();
     const auto start = std::chrono::steady_clock::now();
@@ -343,6 +363,11 @@ class Service final : public GameService {
   }
 
  private:
+  // What a proof store records as its game: "GAME VARIANT RULES" (app/proof_view.h reads it).
+  [[nodiscard]] std::string proof_label() const {
+    const GameLabel game = label();
+    return fmt::format("{} {} {}", game.game, game.variant, game.rules);
+  }
   // The position of the text, after the move when one is given; InputError if either
   // is bad, or the game is over before the move.
   [[nodiscard]] Position parse(const std::string& text, const std::optional<std::string>& move) const {

@@ -219,23 +219,38 @@ class Manager {
   // the end of the game, or where it comes back to a position of the line.
   std::vector<LineStep> best_line(std::size_t max_steps) {
     fresh();
-    std::vector<LineStep> line{step_of(root_, "")};
+    // The line is played from the root's own position: a node stores the first of its
+    // symmetric positions the tree met, which may be a mirror image of the one reached.
+    Position at = nodes_[root_].pos;
+    int node = root_;
+    std::vector<LineStep> line{step_of(node, "", game_.position_text(at))};
     std::vector<int> seen;
-    int at = root_;
     while (line.size() < max_steps) {
-      const Node& n = nodes_[at];
-      if (!n.stored.expanded || n.children.empty()) break;
-      seen.push_back(at);
-      const std::optional<std::size_t> chosen = best_child(at);
-      if (!chosen) break;
+      if (!nodes_[node].stored.expanded) break;
+      seen.push_back(node);
       MoveList<G> moves;
-      game_.moves(n.pos, moves);
-      const std::string move = game_.move_text(n.pos, moves[*chosen]);
-      const Child child = n.children[*chosen];
+      game_.moves(at, moves);
+      std::vector<Child> children;
+      for (const Move& move : moves) {
+        const Position next = game_.play(at, move);
+        Child child;
+        if (const auto over = game_.terminal(next)) {
+          child.fixed[kWin] = answer_for(*over, kWin);
+          child.fixed[kDraw] = answer_for(*over, kDraw);
+        } else if (const auto found = index_.find(search::key_of(game_.rank(next))); found != index_.end()) {
+          child.node = found->second;
+        }
+        children.push_back(child);
+      }
+      const std::optional<std::size_t> chosen = best_child(nodes_[node].stored.answer, children);
+      if (!chosen) break;
+      const Position next = game_.play(at, moves[*chosen]);
+      const std::string move = game_.move_text(at, moves[*chosen]);
+      const Child child = children[*chosen];
       if (child.node < 0) {
         LineStep over;
         over.move = move;
-        over.position = game_.position_text(game_.play(n.pos, moves[*chosen]));
+        over.position = game_.position_text(next);
         over.over = true;
         over.win = child.fixed[kWin];
         over.draw = child.fixed[kDraw];
@@ -243,12 +258,13 @@ class Manager {
         line.push_back(over);
         break;
       }
-      line.push_back(step_of(child.node, move));
+      line.push_back(step_of(child.node, move, game_.position_text(next)));
       if (std::find(seen.begin(), seen.end(), child.node) != seen.end()) {
         line.back().repeated = true;
         break;
       }
-      at = child.node;
+      node = child.node;
+      at = next;
     }
     return line;
   }
@@ -526,12 +542,12 @@ class Manager {
     }
   }
 
-  // A node as a step of the best line.
-  LineStep step_of(int at, const std::string& move) {
+  // A node as a step of the best line, at `position` (the node's or a symmetric one).
+  LineStep step_of(int at, const std::string& move, const std::string& position) {
     const Node& n = nodes_[at];
     LineStep step;
     step.move = move;
-    step.position = n.stored.position;
+    step.position = position;
     step.win = n.stored.answer[kWin];
     step.draw = n.stored.answer[kDraw];
     step.answer = answer_text(n.stored.answer[kWin], n.stored.answer[kDraw]);
@@ -548,10 +564,8 @@ class Manager {
     return step;
   }
 
-  // The child the best line follows from an expanded node (best_line), by its index.
-  std::optional<std::size_t> best_child(int at) {
-    const Node& n = nodes_[at];
-    const Answer* answers = n.stored.answer;
+  // The child the best line follows from a node with these answers (best_line).
+  std::optional<std::size_t> best_child(const Answer (&answers)[2], const std::vector<Child>& children) {
     auto answer_of = [&](const Child& c, Question q) {
       return c.node < 0 ? c.fixed[q] : nodes_[c.node].stored.answer[q];
     };
@@ -561,12 +575,12 @@ class Manager {
     };
     std::optional<std::size_t> best;
     auto pick = [&](Question q, Answer wanted, bool latest) {
-      for (std::size_t i = 0; i < n.children.size(); ++i) {
-        const Child& c = n.children[i];
+      for (std::size_t i = 0; i < children.size(); ++i) {
+        const Child& c = children[i];
         if (answer_of(c, q) != wanted) continue;
-        if (!best || (latest ? seq_of(c, q) > seq_of(n.children[*best], q)
-                             : seq_of(c, q) < seq_of(n.children[*best], q)))
-          best = i;
+        const bool better = !best || (latest ? seq_of(c, q) > seq_of(children[*best], q)
+                                             : seq_of(c, q) < seq_of(children[*best], q));
+        if (better) best = i;
       }
     };
     if (answers[kWin] == kYes) {
@@ -577,11 +591,12 @@ class Manager {
       pick(kWin, kNo, false);
     }
     if (best) return best;
-    // Open: the most-proving child of the open question, as select() goes down.
+    // Open (or settled by a back end, below which the tree is open): the most-proving
+    // child of the open question, as select() goes down.
     const Question q = answers[kWin] == kUnknown ? kWin : kDraw;
     std::uint64_t least = kInf;
-    for (std::size_t i = 0; i < n.children.size(); ++i) {
-      const Child& c = n.children[i];
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      const Child& c = children[i];
       if (c.node < 0) continue;
       const Numbers numbers = numbers_of(c.node, other(q));
       if (numbers.proof == 0 || numbers.disproof == 0) continue;

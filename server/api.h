@@ -39,6 +39,9 @@ struct Reply {
 
 Reply error_reply(int status, const std::string& message);
 
+// JSON text; text that is not UTF-8 (as a client sent it, or a file's name) is replaced.
+std::string dumped(const nlohmann::json& body);
+
 // Longest position or move text accepted; real ones are well under 100 characters.
 inline constexpr std::size_t kMaxTextLength = 1024;
 
