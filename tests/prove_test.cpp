@@ -323,6 +323,45 @@ TEST(ProveJungle, JobsRunElsewhereGiveTheSameStore) {
   EXPECT_EQ(a.meta("threshold"), b.meta("threshold"));
 }
 
+// The best line follows, below a node the tree proved, a child that proves it: a win
+// goes to a child that is no draw for its side, a loss to a child that wins, a draw to a
+// child that is no win.
+TEST(ProveGraph, BestLineFollowsTheProof) {
+  std::mt19937_64 random(5);
+  int followed = 0;
+  for (int g = 0; g < 12; ++g) {
+    const GraphGame game(test::random_graph(random, 14, 6));
+    if (game.terminal({0})) continue;
+    test::TempDir dir;
+    prove::Store store(dir.path() / "proof.db", true, false);
+    const prove::ProveOptions options = small_options(2);  // the manager keeps a reference
+    prove::Manager<GraphGame> manager(game, nullptr, store, options, {0}, "test");
+    (void)manager.run();
+    const std::vector<prove::LineStep> line = manager.best_line(64);
+    ASSERT_FALSE(line.empty());
+    EXPECT_EQ(line[0].position, game.position_text({0}));
+    for (std::size_t i = 0; i + 1 < line.size(); ++i) {
+      const prove::LineStep& at = line[i];
+      const prove::LineStep& next = line[i + 1];
+      SCOPED_TRACE(fmt::format("graph {}: {} then {}", g, at.position, next.move));
+      // The move, played from this step, gives the next step's position.
+      const GraphGame::Position here = game.parse_position(at.position);
+      EXPECT_EQ(game.position_text(game.play(here, game.parse_move(here, next.move))), next.position);
+      if (at.win == prove::kYes && at.source[prove::kWin] == "tree") {
+        EXPECT_EQ(next.draw, prove::kNo);
+        ++followed;
+      } else if (at.draw == prove::kNo && at.source[prove::kDraw] == "tree") {
+        EXPECT_EQ(next.win, prove::kYes);
+        ++followed;
+      } else if (at.draw == prove::kYes && at.source[prove::kDraw] == "tree") {
+        EXPECT_EQ(next.win, prove::kNo);
+        ++followed;
+      }
+    }
+  }
+  EXPECT_GT(followed, 0);
+}
+
 // The checker finds answers changed in a store.
 TEST(ProveJungle, CheckerCatchesACorruptedStore) {
   JungleData data({"E-rd"});
