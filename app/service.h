@@ -39,9 +39,9 @@
 #include "db/compress.h"
 #include "db/database.h"
 #include "db/directory_lock.h"
-#include "dist/mpi_prove.h"
 #include "prove/checker.h"
 #include "prove/manager.h"
+#include "prove/mpi_prove.h"
 #include "prove/store.h"
 #include "retro/build.h"
 #include "retro/count.h"
@@ -287,14 +287,14 @@ class Service final : public GameService {
       return manager.run();
     };
     if (request.mpi) {
-      dist::MpiProveOptions mpi;
+      prove::MpiProveOptions mpi;
       mpi.timeout_seconds = request.mpi_timeout;
       mpi.quiet = options.quiet;
-      const bool farmed = dist::prove_with_mpi(game_, database.get(), prove, memory_bytes, mpi, manage,
-                                               [&](const prove::ProveSummary& summary) {
-                                                 result.summary = summary;
-                                                 on_result(result);
-                                               });
+      const bool farmed = prove::prove_with_mpi(game_, database.get(), prove, memory_bytes, mpi, manage,
+                                                [&](const prove::ProveSummary& summary) {
+                                                  result.summary = summary;
+                                                  on_result(result);
+                                                });
       if (farmed) return;
     }
     if (read_only) {

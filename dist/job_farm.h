@@ -1,6 +1,6 @@
 #pragma once
 // Jobs as texts, farmed out to the worker ranks of an MPI job: the proof-tree manager's
-// back-end jobs under `prove --mpi` (dist/mpi_prove.h). Game-independent.
+// back-end jobs under `prove --mpi` (prove/mpi_prove.h). Game-independent.
 //
 // Rank 0 hands one job at a time to each idle worker rank and collects the answers of a
 // batch; a worker runs its job on a second thread and sends a heartbeat meanwhile. A rank

@@ -2,7 +2,7 @@
 // The back-end prover of the proof-tree manager (prove/manager.h): one job, run from a
 // position with an empty history, so that its answers are properties of the position
 // alone. Used by the manager's worker threads and by worker ranks under MPI
-// (dist/mpi_prove.h) alike: the same job with a budget in nodes only gives the same
+// (prove/mpi_prove.h) alike: the same job with a budget in nodes only gives the same
 // answer wherever it runs.
 //
 // A full job runs a proving alpha-beta with half the budget, then (where that does not

@@ -2,7 +2,7 @@
 // A back-end job of the proof-tree manager (prove/manager.h) apart from the game: what a
 // worker is asked (the position's text, the kind of job, its question and budget) and
 // what it answers, with a text form for sending jobs to other processes (MPI ranks,
-// dist/mpi_prove.h). The same job gives the same answer wherever it runs when the budget
+// prove/mpi_prove.h). The same job gives the same answer wherever it runs when the budget
 // is in nodes only (--prover-time 0).
 #include <cstdint>
 #include <functional>

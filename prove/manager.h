@@ -207,7 +207,7 @@ class Manager {
     return summary;
   }
 
-  // Where the batches of jobs run: on other processes (dist/mpi_prove.h) instead of this
+  // Where the batches of jobs run: on other processes (prove/mpi_prove.h) instead of this
   // one's worker threads.
   void set_runner(JobRunner runner) { runner_ = std::move(runner); }
 

@@ -24,7 +24,7 @@
 #include "prove/job.h"
 #include "prove/report.h"
 
-namespace gs::dist {
+namespace gs::prove {
 
 struct MpiProveOptions {
   double timeout_seconds = 60;  // a rank silent this long while it has a job is given up
@@ -36,33 +36,32 @@ struct MpiProveOptions {
 // before the job ends (after lost ranks, with MPI_Abort and status 0; after an error,
 // printed, with status 1). Returns false when this is the only rank and nothing was done.
 template <Game G>
-bool prove_with_mpi(
-    const G& game, db::Database* database, prove::ProveOptions options, std::uint64_t memory_bytes,
-    const MpiProveOptions& mpi,
-    const std::function<prove::ProveSummary(const prove::ProveOptions&, const prove::JobRunner&)>& manage,
-    const std::function<void(const prove::ProveSummary&)>& report) {
-  Session session;
+bool prove_with_mpi(const G& game, db::Database* database, ProveOptions options, std::uint64_t memory_bytes,
+                    const MpiProveOptions& mpi,
+                    const std::function<ProveSummary(const ProveOptions&, const JobRunner&)>& manage,
+                    const std::function<void(const ProveSummary&)>& report) {
+  dist::Session session;
   if (session.ranks() == 1) return false;
   options.workers = session.ranks() - 1;
   options.job_memory = memory_bytes / static_cast<std::uint64_t>(options.workers);
-  FarmOptions farm_options;
+  dist::FarmOptions farm_options;
   farm_options.timeout_seconds = mpi.timeout_seconds;
   farm_options.quiet = mpi.quiet;
   if (!session.manager()) {
-    serve_jobs(session, farm_options, [&](const std::string& text) {
-      const prove::JobSpec job = prove::decode_job(text);
-      return prove::encode(prove::run_job(game, database, options, game.parse_position(job.position), job));
+    dist::serve_jobs(session, farm_options, [&](const std::string& text) {
+      const JobSpec job = decode_job(text);
+      return encode(run_job(game, database, options, game.parse_position(job.position), job));
     });
     return true;
   }
   try {
-    JobFarm farm(session, farm_options);
-    prove::ProveSummary summary = manage(options, [&](const std::vector<prove::JobSpec>& jobs) {
+    dist::JobFarm farm(session, farm_options);
+    ProveSummary summary = manage(options, [&](const std::vector<JobSpec>& jobs) {
       std::vector<std::string> texts;
       texts.reserve(jobs.size());
-      for (const prove::JobSpec& job : jobs) texts.push_back(prove::encode(job));
-      std::vector<prove::JobAnswer> answers;
-      for (const std::string& text : farm.run(texts)) answers.push_back(prove::decode_answer(text));
+      for (const JobSpec& job : jobs) texts.push_back(encode(job));
+      std::vector<JobAnswer> answers;
+      for (const std::string& text : farm.run(texts)) answers.push_back(decode_answer(text));
       return answers;
     });
     farm.stop();
@@ -71,12 +70,12 @@ bool prove_with_mpi(
     report(summary);
     // The proof is stored, but after a process failure MPI_Finalize has no defined
     // behaviour: the job ends here, with exit status 0.
-    if (!summary.lost_ranks.empty()) end_job_after_losses(farm.lost_ranks(), farm.hung_ranks());
+    if (!summary.lost_ranks.empty()) dist::end_job_after_losses(farm.lost_ranks(), farm.hung_ranks());
   } catch (const std::exception& error) {
     // The workers may be proving: end them all rather than wait in MPI_Finalize.
-    end_job_with_error(error);
+    dist::end_job_with_error(error);
   }
   return true;
 }
 
-}  // namespace gs::dist
+}  // namespace gs::prove
