@@ -76,9 +76,15 @@ class GameService {
   virtual SolveResult solve(const CommonOptions& options, const SolveRequest& request,
                             const std::string& position) = 0;
   // Runs the proof-tree manager on a position with its store, or reads (--status) or
-  // checks (--check) the store.
-  virtual ProveResult prove(const CommonOptions& options, const ProveRequest& request,
-                            const std::string& position) = 0;
+  // checks (--check) the store; on_result is called once, by the process that reports
+  // (under MPI, rank 0, before the job ends).
+  virtual void prove(const CommonOptions& options, const ProveRequest& request, const std::string& position,
+                     const std::function<void(const ProveResult&)>& on_result) = 0;
+  // A proof store's root and best line (at most max_line positions), read without its
+  // lock (the store may be being written), with the databases under `data` where they
+  // are. Throws gs::Error for a store of another game or variant.
+  virtual ProofView proof_view(const std::filesystem::path& data, const std::filesystem::path& store,
+                               std::size_t max_line) = 0;
   virtual PerftResult perft(const PerftRequest& request) = 0;
   // Plays a match between two players (app/match.h).
   virtual MatchResult match(const CommonOptions& options, const MatchRequest& request) = 0;

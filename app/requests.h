@@ -80,6 +80,11 @@ struct ProveRequest {
   bool status = false;                  // read the store only
   bool check = false;                   // check every answer of the store (prove/checker.h)
   std::uint64_t check_nodes = 1000000;  // the checker's budget per back-end answer
+  // Under mpirun: rank 0 runs the manager, the other ranks the back-end jobs
+  // (prove/mpi_prove.h); a rank silent this long with a job is given up and its job
+  // handed to another.
+  bool mpi = false;
+  double mpi_timeout = 60;
 };
 
 // play: where the game starts (a position, or the end of a game in a PDN file).

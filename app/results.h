@@ -235,6 +235,15 @@ struct ProveResult {
   std::optional<prove::CheckSummary> check;
 };
 
+// The proof tree of a store as the explorer shows it (app/proof_view.h): the store's
+// state and its best line from the root.
+struct ProofView {
+  GameLabel label;
+  std::string store;
+  prove::ProveSummary summary;
+  std::vector<prove::LineStep> line;
+};
+
 struct PerftResult {
   std::string game;
   std::string position;

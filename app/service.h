@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -40,6 +41,7 @@
 #include "db/directory_lock.h"
 #include "prove/checker.h"
 #include "prove/manager.h"
+#include "prove/mpi_prove.h"
 #include "prove/store.h"
 #include "retro/build.h"
 #include "retro/count.h"
@@ -246,11 +248,13 @@ class Service final : public GameService {
     result.report = search::solve(game_, &database, pos, algorithm, question, search);
     return result;
   }
-  ProveResult prove(const CommonOptions& options, const ProveRequest& request,
-                    const std::string& text) override {
+  void prove(const CommonOptions& options, const ProveRequest& request, const std::string& text,
+             const std::function<void(const ProveResult&)>& on_result) override {
     if (request.store.empty()) fail("--store is empty: name the proof store's file");
     if (!std::isfinite(request.memory_gib) || request.memory_gib <= 0)
       fail("--memory must be a positive number of GiB ({})", request.memory_gib);
+    const bool read_only = request.status || request.check;
+    if (request.mpi && read_only) fail("--mpi runs a proof: --status and --check read the store without it");
     const Position pos = game_.parse_position(text);
     // Databases are optional: without the directory the proof uses the rules alone.
     std::unique_ptr<db::Database> database;
@@ -258,7 +262,9 @@ class Service final : public GameService {
     if (!options.data.empty() && std::filesystem::is_directory(location(options.data).directory(), error))
       database = std::make_unique<db::Database>(location(options.data));
     const GameLabel game = label();
-    const std::string name = fmt::format("{} {} {}", game.game, game.variant, game.rules);
+    const std::string name = proof_label();
+    const auto memory_bytes =
+        static_cast<std::uint64_t>(request.memory_gib * static_cast<double>(1ULL << 30));
     prove::ProveOptions prove;
     prove.workers = request.workers > 0 ? request.workers : threads_of(options);
     prove.threshold = request.threshold;
@@ -268,25 +274,59 @@ class Service final : public GameService {
     prove.seconds = request.seconds;
     prove.seed = request.seed;
     prove.quiet = options.quiet;
-    prove.job_memory = static_cast<std::uint64_t>(request.memory_gib * static_cast<double>(1ULL << 30)) /
-                       static_cast<std::uint64_t>(std::max(prove.workers, 1));
+    prove.job_memory = memory_bytes / static_cast<std::uint64_t>(std::max(prove.workers, 1));
     ProveResult result;
     result.label = game;
     result.store = request.store.string();
-    const bool read_only = request.status || request.check;
     if (read_only && !prove::store_exists(request.store))
       throw NotFoundError(fmt::format("no proof store {}", request.store.string()));
-    prove::Store store(request.store, !read_only);
+    auto manage = [&](const prove::ProveOptions& with, const prove::JobRunner& runner) {
+      prove::Store store(request.store, true);
+      prove::Manager<G> manager(game_, database.get(), store, with, pos, name);
+      if (runner) manager.set_runner(runner);
+      return manager.run();
+    };
+    if (request.mpi) {
+      prove::MpiProveOptions mpi;
+      mpi.timeout_seconds = request.mpi_timeout;
+      mpi.quiet = options.quiet;
+      const bool farmed = prove::prove_with_mpi(game_, database.get(), prove, memory_bytes, mpi, manage,
+                                                [&](const prove::ProveSummary& summary) {
+                                                  result.summary = summary;
+                                                  on_result(result);
+                                                });
+      if (farmed) return;
+    }
     if (read_only) {
       // The manager reads the store without writing it: no pass runs.
+      prove::Store store(request.store, false);
       prove::Manager<G> manager(game_, database.get(), store, prove, pos, name);
       result.summary = manager.status();
       if (request.check) result.check = prove::check_store(game_, database.get(), store, request.check_nodes);
-      return result;
+    } else {
+      result.summary = manage(prove, {});
     }
-    prove::Manager<G> manager(game_, database.get(), store, prove, pos, name);
-    result.summary = manager.run();
-    return result;
+    on_result(result);
+  }
+  ProofView proof_view(const std::filesystem::path& data, const std::filesystem::path& store_path,
+                       std::size_t max_line) override {
+    prove::Store store(store_path, false);
+    const std::optional<std::string> root = store.meta("root");
+    if (!root) fail("the proof store {} has no root yet", store_path.string());
+    std::unique_ptr<db::Database> database;
+    std::error_code error;
+    if (!data.empty() && std::filesystem::is_directory(location(data).directory(), error))
+      database = std::make_unique<db::Database>(location(data));
+    ProofView view;
+    view.label = label();
+    view.store = store_path.string();
+    const prove::ProveOptions options;
+    // The manager refuses a store of another game, variant or rules; it reads, never writes.
+    prove::Manager<G> manager(game_, database.get(), store, options, game_.parse_position(*root),
+                              proof_label());
+    view.summary = manager.status();
+    view.line = manager.best_line(max_line);
+    return view;
   }
   PerftResult perft(const PerftRequest& request) override {
     const Position pos = request.from ? game_.parse_position(*request.from) : game_.start();
@@ -323,6 +363,11 @@ class Service final : public GameService {
   }
 
  private:
+  // What a proof store records as its game: "GAME VARIANT RULES" (app/proof_view.h reads it).
+  [[nodiscard]] std::string proof_label() const {
+    const GameLabel game = label();
+    return fmt::format("{} {} {}", game.game, game.variant, game.rules);
+  }
   // The position of the text, after the move when one is given; InputError if either
   // is bad, or the game is over before the move.
   [[nodiscard]] Position parse(const std::string& text, const std::optional<std::string>& move) const {

@@ -246,16 +246,17 @@ CommandLine::CommandLine(CLI::App& app) {
   CLI::App* prove = add_command(
       app, "prove",
       "prove a position with the proof-tree manager: a persistent tree, heuristic thresholds and back-end "
-      "provers on worker threads (docs/PROVE.md)",
+      "provers on worker threads or MPI ranks (docs/PROVE.md)",
       command_, false);
   prove->add_option("position", command_.position, "position text, or 'start'")->required();
   prove->add_option("--store", command_.prove.store, "the proof store (an SQLite file; created if missing)")
       ->required();
   prove->add_option("--seed", command_.prove.seed, "a line of moves from the position, proven from its end")
       ->delimiter(' ');
-  prove->add_option("--workers", command_.prove.workers, "back-end provers side by side (0: every core)")
-      ->capture_default_str()
-      ->check(CLI::Range(0, 1024));
+  CLI::Option* workers =
+      prove->add_option("--workers", command_.prove.workers, "back-end provers side by side (0: every core)")
+          ->capture_default_str()
+          ->check(CLI::Range(0, 1024));
   prove->add_option("--threshold", command_.prove.threshold, "the first heuristic threshold")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000000));
@@ -275,9 +276,23 @@ CommandLine::CommandLine(CLI::App& app) {
   prove->add_option("--memory", command_.prove.memory_gib, "GiB for the workers' search tables together")
       ->capture_default_str()
       ->check(number_in(1e-5, 1e6));
-  prove->add_flag("--status", command_.prove.status, "read the store and print its state, without running");
-  prove->add_flag("--check", command_.prove.check,
-                  "check every answer of the store against the rules and the databases (exit 1 if wrong)");
+  CLI::Option* status = prove->add_flag("--status", command_.prove.status,
+                                        "read the store and print its state, without running");
+  CLI::Option* check = prove->add_flag(
+      "--check", command_.prove.check,
+      "check every answer of the store against the rules and the databases (exit 1 if wrong)");
+  prove
+      ->add_flag("--mpi", command_.prove.mpi,
+                 "run under mpirun: rank 0 runs the manager and its store, the other ranks the back-end jobs "
+                 "(as many workers as they are; --memory for them all)")
+      ->excludes(workers)
+      ->excludes(status)
+      ->excludes(check);
+  prove
+      ->add_option("--mpi-timeout", command_.prove.mpi_timeout,
+                   "seconds a rank with a job may stay silent before its job goes to another rank")
+      ->capture_default_str()
+      ->check(number_in(0.5, 1e6));
   prove->add_option("--check-nodes", command_.prove.check_nodes, "the checker's nodes per back-end answer")
       ->capture_default_str();
   prove->add_flag("--json", command_.json, "JSON output");

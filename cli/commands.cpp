@@ -131,14 +131,17 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     return 0;
   }
   if (command == "prove") {
-    const app::ProveResult result = service.prove(common, invocation.prove, invocation.position);
-    print_prove(out, result, invocation.json);
-    if (result.check && !result.check->ok()) {
-      error_line(streams) << fmt::format("the proof store {} failed its check ({} errors)\n", result.store,
-                                         result.check->errors.size());
-      return 1;
-    }
-    return 0;
+    int code = 0;
+    service.prove(common, invocation.prove, invocation.position, [&](const app::ProveResult& result) {
+      print_prove(out, result, invocation.json);
+      if (result.check && !result.check->ok()) {
+        error_line(streams) << fmt::format("the proof store {} failed its check ({} errors)\n", result.store,
+                                           result.check->errors.size());
+        code = 1;
+      }
+      out.flush();
+    });
+    return code;
   }
   if (command == "match") {
     print_match(out, service.match(common, invocation.match), invocation.json);

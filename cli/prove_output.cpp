@@ -34,6 +34,8 @@ void print_prove(std::ostream& out, const app::ProveResult& prove, bool json) {
                         {"job_seconds", s.job_seconds},
                         {"seconds", s.seconds},
                         {"workers", s.workers},
+                        {"worker_ranks", s.worker_ranks},
+                        {"lost_ranks", s.lost_ranks},
                         {"utilization", s.utilization},
                         {"stopped", s.stopped.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.stopped)}};
     if (prove.check) {
@@ -55,9 +57,13 @@ void print_prove(std::ostream& out, const app::ProveResult& prove, bool json) {
                        s.root_disproof, s.threshold);
   }
   if (s.passes > 0 || s.jobs > 0) {
-    out << fmt::format("run: {:.1f} s, {} passes, {} jobs ({} nodes), {} workers busy {:.0f}%{}\n", s.seconds,
-                       s.passes, s.jobs, s.job_nodes, s.workers, 100 * s.utilization,
+    const std::string workers = s.worker_ranks > 0 ? fmt::format("{} worker ranks", s.worker_ranks)
+                                                   : fmt::format("{} workers", s.workers);
+    out << fmt::format("run: {:.1f} s, {} passes, {} jobs ({} nodes), {} busy {:.0f}%{}\n", s.seconds,
+                       s.passes, s.jobs, s.job_nodes, workers, 100 * s.utilization,
                        s.stopped.empty() ? "" : fmt::format(", stopped: {}", s.stopped));
+    if (!s.lost_ranks.empty())
+      out << fmt::format("ranks lost (their jobs went to other ranks): {}\n", fmt::join(s.lost_ranks, ", "));
   }
   if (prove.check) {
     const prove::CheckSummary& c = *prove.check;

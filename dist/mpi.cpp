@@ -4,11 +4,7 @@
 #include <mpi.h>
 #include <unistd.h>
 
-#include <csignal>
-
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <exception>
@@ -19,57 +15,29 @@
 #include <utility>
 
 #include "core/error.h"
-#include "core/host.h"
+#include "dist/mpi_wire.h"
 #include "retro/tier_schedule.h"
 
 namespace gs::dist {
 namespace {
 
-// Messages are a few 64-bit words; a text follows a worker's kHello (its host name),
-// kFailed (the error) and a kDone whose last word is 1 (why the tier's file was rebuilt).
-enum Tag : int { kToManager = 1, kText = 2, kToWorker = 3 };
-enum Kind : std::int64_t { kHello = 0, kAlive = 1, kDone = 2, kFailed = 3, kWork = 4, kStop = 5 };
-// kind, tier, built, positions, microseconds, and pid (kHello) or a text follows (kDone)
-using Message = std::array<std::int64_t, 6>;
+using wire::check;
+using wire::kAlive;
+using wire::kDone;
+using wire::kFailed;
+using wire::kHello;
+using wire::kStop;
+using wire::kToManager;
+using wire::kToWorker;
+using wire::kWork;
+using wire::Message;
+using wire::receive;
+using wire::receive_text;
+using wire::send;
+using wire::send_text;
 
-void check(int code, const char* what) {
-  if (code != MPI_SUCCESS) {
-    std::array<char, MPI_MAX_ERROR_STRING> text{};
-    int length = 0;
-    MPI_Error_string(code, text.data(), &length);
-    fail("MPI: {} failed: {}", what, std::string(text.data(), static_cast<std::size_t>(length)));
-  }
-}
-
-void send(const Message& message, int to, int tag) {
-  check(MPI_Send(message.data(), static_cast<int>(message.size()), MPI_INT64_T, to, tag, MPI_COMM_WORLD),
-        "MPI_Send");
-}
-
-Message receive(int from, int tag, int* source = nullptr) {
-  Message message{};
-  MPI_Status status{};
-  check(MPI_Recv(message.data(), static_cast<int>(message.size()), MPI_INT64_T, from, tag, MPI_COMM_WORLD,
-                 &status),
-        "MPI_Recv");
-  if (source) *source = status.MPI_SOURCE;
-  return message;
-}
-
-void send_text(const std::string& text, int to) {
-  check(MPI_Send(text.data(), static_cast<int>(text.size()), MPI_CHAR, to, kText, MPI_COMM_WORLD),
-        "MPI_Send");
-}
-
-std::string receive_text(int from) {
-  MPI_Status status{};
-  check(MPI_Probe(from, kText, MPI_COMM_WORLD, &status), "MPI_Probe");
-  int length = 0;
-  MPI_Get_count(&status, MPI_CHAR, &length);
-  std::string text(static_cast<std::size_t>(length), '\0');
-  check(MPI_Recv(text.data(), length, MPI_CHAR, from, kText, MPI_COMM_WORLD, MPI_STATUS_IGNORE), "MPI_Recv");
-  return text;
-}
+// The words of a tier's messages: kind, tier, built, positions, microseconds, and pid
+// (kHello) or whether a text follows (kDone: why the tier's file was rebuilt).
 
 // Appends a line to the progress log and syncs it, so a line read back is on disk.
 void append_line(const std::filesystem::path& path, const std::string& line) {
@@ -190,14 +158,11 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
                    jobs[job].size, rank, worker.pid);
       }
       // A send to a dead rank may fail (or not): either way its silence gives it up.
-      const Message work{kWork, static_cast<std::int64_t>(jobs[job].tier), 0, 0, 0, 0};
-      MPI_Send(work.data(), static_cast<int>(work.size()), MPI_INT64_T, rank, kToWorker, MPI_COMM_WORLD);
+      wire::post({kWork, static_cast<std::int64_t>(jobs[job].tier), 0, 0, 0, 0}, rank, kToWorker);
     }
-    int flag = 0;
-    MPI_Status status{};
-    check(MPI_Iprobe(MPI_ANY_SOURCE, kToManager, MPI_COMM_WORLD, &flag, &status), "MPI_Iprobe");
-    if (flag) {
-      const int rank = status.MPI_SOURCE;
+    const std::optional<int> from = wire::waiting(kToManager);
+    if (from) {
+      const int rank = *from;
       const Message message = receive(rank, kToManager);
       Worker& worker = workers[static_cast<std::size_t>(rank)];
       worker.heard = Clock::now();
@@ -273,13 +238,12 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
     if (alive() == 0 && !schedule.finished() && !schedule.failed()) {
       schedule.fail_build(std::make_exception_ptr(Error("every worker rank was lost")));
     }
-    if (!flag) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   // Stop the workers that answer; a lost rank is not waited for.
   for (int rank = 1; rank < session.ranks(); ++rank) {
     if (workers[static_cast<std::size_t>(rank)].state != Worker::State::kLost) {
-      const Message stop{kStop, 0, 0, 0, 0, 0};
-      MPI_Send(stop.data(), static_cast<int>(stop.size()), MPI_INT64_T, rank, kToWorker, MPI_COMM_WORLD);
+      wire::post({kStop, 0, 0, 0, 0, 0}, rank, kToWorker);
     }
   }
   std::sort(summary.lost_ranks.begin(), summary.lost_ranks.end());
@@ -288,28 +252,12 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
   std::erase_if(summary.lost_ranks, [&](int rank) {
     return workers[static_cast<std::size_t>(rank)].state != Worker::State::kLost;
   });
-  // A lost rank still running on this machine (it hangs: stopped, deadlocked, swapping)
-  // is killed, since MPI_Finalize would wait for it forever; a dead one is fine. One on
-  // another machine cannot be told apart from a dead one from here: it is reported as
-  // hung, and the caller ends the job.
-  const std::string here = host_name("?");
+  std::vector<wire::RankProcess> lost;
   for (const int rank : summary.lost_ranks) {
     const Worker& worker = workers[static_cast<std::size_t>(rank)];
-    bool dead = false;
-    if (worker.host == here && worker.pid > 0) {
-      const std::string proc = fmt::format("/proc/{}", worker.pid);
-      std::error_code ignored;
-      if (std::filesystem::exists(proc, ignored)) {
-        fmt::print(stderr, "manager: rank {} (pid {}) is still running: killing it\n", rank, worker.pid);
-        ::kill(static_cast<pid_t>(worker.pid), SIGKILL);
-      }
-      for (int wait = 0; wait < 500 && std::filesystem::exists(proc, ignored); ++wait) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      }
-      dead = !std::filesystem::exists(proc, ignored);
-    }
-    if (!dead) summary.hung_ranks.push_back(rank);
+    lost.push_back({rank, worker.pid, worker.host});
   }
+  summary.hung_ranks = wire::end_lost_ranks(lost);
   schedule.rethrow_if_failed();
   return summary;
 }
@@ -317,46 +265,19 @@ ManagerSummary run_manager(const Session& session, const std::vector<Job>& jobs,
 void run_worker(const Session& session, const WorkerOptions& options,
                 const std::function<JobResult(Tier)>& build) {
   (void)session;
-  send({kHello, 0, 0, 0, 0, static_cast<std::int64_t>(::getpid())}, 0, kToManager);
-  send_text(host_name("?"), 0);
-  const auto heartbeat = std::chrono::duration<double>(options.heartbeat_seconds);
+  wire::hello();
   while (true) {
     const Message order = receive(0, kToWorker);
     if (order[0] == kStop) return;
     if (order[0] != kWork) fail("MPI: the manager sent an unknown message kind {}", order[0]);
     const Tier tier = static_cast<Tier>(order[1]);
     // The tier is built on another thread; this one (the only one calling MPI) beats.
-    std::atomic<bool> finished{false};
     JobResult result;
-    std::exception_ptr failure;
-    std::thread builder([&] {
-      try {
-        result = build(tier);
-      } catch (...) {
-        failure = std::current_exception();
-      }
-      finished.store(true, std::memory_order_release);
-    });
-    auto last = std::chrono::steady_clock::now();
-    while (!finished.load(std::memory_order_acquire)) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-      if (std::chrono::steady_clock::now() - last >= heartbeat) {
-        send({kAlive, order[1], 0, 0, 0, 0}, 0, kToManager);
-        last = std::chrono::steady_clock::now();
-      }
-    }
-    builder.join();
+    const std::exception_ptr failure =
+        wire::beating(order[1], options.heartbeat_seconds, [&] { result = build(tier); });
     if (failure) {
-      std::string text;
-      try {
-        std::rethrow_exception(failure);
-      } catch (const std::exception& e) {
-        text = e.what();
-      } catch (...) {
-        text = "unknown error";
-      }
       send({kFailed, order[1], 0, 0, 0, 0}, 0, kToManager);
-      send_text(text, 0);
+      send_text(wire::message_of(failure), 0);
       continue;
     }
     const bool why = !result.rebuilt_because.empty();

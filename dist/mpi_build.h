@@ -7,7 +7,6 @@
 // while the job runs.
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <exception>
 #include <filesystem>
 #include <functional>
@@ -15,13 +14,12 @@
 #include <string>
 #include <vector>
 
-#include <fmt/format.h>
-
 #include "core/game.h"
 #include "core/parallel.h"
 #include "db/database.h"
 #include "db/directory_lock.h"
 #include "db/tier_file.h"
+#include "dist/job_end.h"
 #include "dist/mpi.h"
 #include "retro/build.h"
 
@@ -116,25 +114,12 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
     if (events.summary) events.summary(summary);
     if (!summary.manager.lost_ranks.empty()) {
       // Every tier is complete, but after a process failure MPI_Finalize has no defined
-      // behaviour (the MPI standard leaves it open; Open MPI may wait for the lost rank
-      // forever, and a hung one never ends): the job ends here, with exit status 0.
-      std::fflush(stdout);
-      if (!summary.manager.hung_ranks.empty()) {
-        fmt::print(stderr, "gamesolver: ranks {} stopped answering and may still run: ending the job\n",
-                   fmt::join(summary.manager.hung_ranks, ", "));
-      } else {
-        fmt::print(stderr, "gamesolver: ranks {} were lost: ending the job without MPI_Finalize\n",
-                   fmt::join(summary.manager.lost_ranks, ", "));
-      }
-      std::fflush(stderr);
-      Session::abort(0);
+      // behaviour: the job ends here, with exit status 0.
+      end_job_after_losses(summary.manager.lost_ranks, summary.manager.hung_ranks);
     }
   } catch (const std::exception& error) {
     // The workers may be building: end them all rather than wait in MPI_Finalize.
-    std::fflush(stdout);
-    fmt::print(stderr, "gamesolver: error: {}\n", error.what());
-    std::fflush(stderr);
-    Session::abort(1);
+    end_job_with_error(error);
   }
   return std::nullopt;
 }

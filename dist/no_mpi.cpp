@@ -1,8 +1,10 @@
-// dist/mpi.h in a build without MPI (cmake -DGAMESOLVER_MPI=OFF): a session cannot start,
-// so `build --mpi` says how this binary was built instead of running.
+// dist/mpi.h and dist/job_farm.h in a build without MPI (cmake -DGAMESOLVER_MPI=OFF): a
+// session cannot start, so `build --mpi` and `prove --mpi` say how this binary was built
+// instead of running.
 #include <cstdlib>
 
 #include "core/error.h"
+#include "dist/job_farm.h"
 #include "dist/mpi.h"
 
 namespace gs::dist {
@@ -31,6 +33,27 @@ ManagerSummary run_manager(const Session& /*session*/, const std::vector<Job>& /
 
 void run_worker(const Session& /*session*/, const WorkerOptions& /*options*/,
                 const std::function<JobResult(Tier)>& /*build*/) {
+  unavailable();
+}
+
+struct JobFarm::Impl {};
+
+JobFarm::JobFarm(const Session& /*session*/, const FarmOptions& /*options*/) { unavailable(); }
+
+JobFarm::~JobFarm() = default;
+
+std::vector<std::string> JobFarm::run(const std::vector<std::string>& /*jobs*/) { unavailable(); }
+
+void JobFarm::stop() { unavailable(); }
+
+int JobFarm::workers() const { unavailable(); }
+
+const std::vector<int>& JobFarm::lost_ranks() const { unavailable(); }
+
+const std::vector<int>& JobFarm::hung_ranks() const { unavailable(); }
+
+void serve_jobs(const Session& /*session*/, const FarmOptions& /*options*/,
+                const std::function<std::string(const std::string&)>& /*run*/) {
   unavailable();
 }
 

@@ -48,20 +48,15 @@
 #include "core/parallel.h"
 #include "core/progress.h"
 #include "db/database.h"
+#include "prove/backend.h"
+#include "prove/job.h"
 #include "prove/report.h"
 #include "prove/store.h"
-#include "search/alpha_beta.h"
 #include "search/databases.h"
-#include "search/df_pn.h"
 #include "search/key.h"
-#include "search/report.h"
 #include "search/score.h"
 
 namespace gs::prove {
-
-// A heuristic score for a position proven won (lost) in the heuristic search: beyond any
-// threshold.
-inline constexpr std::int32_t kProvenScore = 1000000;
 
 // The answers a value gives to the two questions, for its side to move.
 inline Answer answer_for(Value value, Question question) {
@@ -159,30 +154,32 @@ class Manager {
         nodes_[leaf].busy = true;
         leaves.push_back(leaf);
       }
-      std::vector<Job> jobs;
+      std::vector<int> at;  // the node of each job
+      std::vector<JobSpec> jobs;
       for (const int leaf : leaves) {
         Node& n = nodes_[leaf];
         n.busy = false;
         if (n.stored.scored && !likely(n)) {
           expand(leaf);
         } else {
-          jobs.push_back({leaf, n.stored.scored ? Job::kEasy : Job::kFull, question, 1});
+          at.push_back(leaf);
+          jobs.push_back(job_of(leaf, n.stored.scored ? JobSpec::kEasy : JobSpec::kFull, question, 1));
         }
       }
       if (leaves.empty()) {
         // Every leaf is settled or assumed, yet the target is not: a cycle of the tree
         // (a repetition) keeps it open. The back end, which handles repetitions, is
         // asked about the target itself with a budget that doubles each time.
-        jobs.push_back({node, Job::kStuck, question, 1ULL << std::min(stuck_, 30)});
+        at.push_back(node);
+        jobs.push_back(job_of(node, JobSpec::kStuck, question, 1ULL << std::min(stuck_, 30)));
         ++stuck_;
         meta_["stuck"] = std::to_string(stuck_);
       }
-      std::vector<JobResult> results(jobs.size());
-      parallel_for(0, jobs.size(), options_.workers, 1, [&](std::uint64_t begin, std::uint64_t end, int) {
-        for (std::uint64_t i = begin; i < end; ++i) results[i] = run_job(jobs[i]);
-      });
+      const std::vector<JobAnswer> results = runner_ ? runner_(jobs) : run_here(at, jobs);
+      if (results.size() != jobs.size())
+        fail("the back end answered {} jobs of {}", results.size(), jobs.size());
       for (std::size_t i = 0; i < jobs.size(); ++i) {
-        apply(jobs[i], results[i]);
+        apply(at[i], jobs[i], results[i]);
         ++summary.jobs;
         summary.job_nodes += results[i].nodes;
         summary.job_seconds += results[i].seconds;
@@ -210,6 +207,68 @@ class Manager {
     return summary;
   }
 
+  // Where the batches of jobs run: on other processes (prove/mpi_prove.h) instead of this
+  // one's worker threads.
+  void set_runner(JobRunner runner) { runner_ = std::move(runner); }
+
+  // The best line from the root, at most `max_steps` positions: at a node proven won,
+  // the move to the child whose loss was found first; at a node proven lost, the move to
+  // the child whose win was found last (the longest defence); at a draw, the move to the
+  // child whose "win?" no was found first; at an open node, the most-proving child (the
+  // least disproof number of the child's question). It ends at a leaf of the tree, at
+  // the end of the game, or where it comes back to a position of the line.
+  std::vector<LineStep> best_line(std::size_t max_steps) {
+    fresh();
+    // The line is played from the root's own position: a node stores the first of its
+    // symmetric positions the tree met, which may be a mirror image of the one reached.
+    Position at = nodes_[root_].pos;
+    int node = root_;
+    std::vector<LineStep> line{step_of(node, "", game_.position_text(at))};
+    std::vector<int> seen;
+    while (line.size() < max_steps) {
+      if (!nodes_[node].stored.expanded) break;
+      seen.push_back(node);
+      MoveList<G> moves;
+      game_.moves(at, moves);
+      std::vector<Child> children;
+      for (const Move& move : moves) {
+        const Position next = game_.play(at, move);
+        Child child;
+        if (const auto over = game_.terminal(next)) {
+          child.fixed[kWin] = answer_for(*over, kWin);
+          child.fixed[kDraw] = answer_for(*over, kDraw);
+        } else if (const auto found = index_.find(search::key_of(game_.rank(next))); found != index_.end()) {
+          child.node = found->second;
+        }
+        children.push_back(child);
+      }
+      const std::optional<std::size_t> chosen = best_child(nodes_[node].stored.answer, children);
+      if (!chosen) break;
+      const Position next = game_.play(at, moves[*chosen]);
+      const std::string move = game_.move_text(at, moves[*chosen]);
+      const Child child = children[*chosen];
+      if (child.node < 0) {
+        LineStep over;
+        over.move = move;
+        over.position = game_.position_text(next);
+        over.over = true;
+        over.win = child.fixed[kWin];
+        over.draw = child.fixed[kDraw];
+        over.answer = answer_text(child.fixed[kWin], child.fixed[kDraw]);
+        line.push_back(over);
+        break;
+      }
+      line.push_back(step_of(child.node, move, game_.position_text(next)));
+      if (std::find(seen.begin(), seen.end(), child.node) != seen.end()) {
+        line.back().repeated = true;
+        break;
+      }
+      node = child.node;
+      at = next;
+    }
+    return line;
+  }
+
  private:
   struct Child {
     int node = -1;  // -1: the game is over there, with these answers
@@ -227,21 +286,6 @@ class Manager {
   struct Numbers {
     std::uint64_t proof = 1;
     std::uint64_t disproof = 1;
-  };
-  struct Job {
-    enum Kind : std::uint8_t { kFull, kEasy, kStuck };
-    int node;
-    Kind kind;
-    Question question;
-    std::uint64_t budget;  // a multiple of the prover's budget
-  };
-  struct JobResult {
-    Answer answer[2] = {kUnknown, kUnknown};
-    std::string source[2];
-    bool scored = false;
-    std::int32_t score = 0;
-    std::uint64_t nodes = 0;
-    double seconds = 0;
   };
 
   static constexpr std::uint64_t kInf = std::uint64_t{1} << 62;
@@ -460,127 +504,108 @@ class Manager {
     return std::nullopt;
   }
 
-  // One back-end job: path-independent (a search from the node with an empty history).
-  JobResult run_job(const Job& job) const {
-    const auto start = std::chrono::steady_clock::now();
-    JobResult result;
-    const Position& pos = nodes_[job.node].pos;
-    auto options = [&](double share) {
-      search::SearchOptions o;
-      o.seconds = options_.prover_seconds * share * static_cast<double>(job.budget);
-      o.max_nodes =
-          static_cast<std::uint64_t>(static_cast<double>(options_.prover_nodes) * share) * job.budget;
-      o.memory_bytes = options_.job_memory;
-      return o;
-    };
-    auto answer = [&](Question q, bool yes, const char* source) {
-      if (result.answer[q] != kUnknown) return;
-      result.answer[q] = yes ? kYes : kNo;
-      result.source[q] = source;
-    };
-    auto open = [&] { return result.answer[kWin] == kUnknown && !(result.answer[kDraw] == kNo); };
-    // df-pn on one question.
-    auto df_pn = [&](Question q, double share) {
-      const search::SearchOptions o = options(share);
-      search::SearchStats stats;
-      search::Limits limits(o, "prove");
-      search::DfPn<G> search(game_, database_, o, stats, limits);
-      const search::QuestionReport report =
-          search.prove(pos, q == kWin ? search::kWinThreshold : search::kDrawThreshold);
-      result.nodes += stats.nodes;
-      if (report.answer) answer(q, *report.answer, "df-pn");
-    };
-    if (job.kind == Job::kFull) {
-      // A proving alpha-beta first, half the budget.
-      const search::SearchOptions o = options(0.5);
-      search::SearchStats stats;
-      search::Limits limits(o, "prove");
-      search::AlphaBeta<G> search(game_, database_, o, stats, limits);
-      std::vector<search::QuestionReport> reports;
-      const search::Bounds bounds = search.solve(pos, search::Question::kValue, reports);
-      result.nodes += stats.nodes;
-      if (bounds.decides(search::kWinThreshold))
-        answer(kWin, bounds.passes(search::kWinThreshold), "alphabeta");
-      if (bounds.decides(search::kDrawThreshold))
-        answer(kDraw, bounds.passes(search::kDrawThreshold), "alphabeta");
-      if (open() || result.answer[kDraw] == kUnknown) {
-        search::Databases<G> probes(game_, database_);
-        result.score = heuristic(probes, pos, options_.eval_depth, -kProvenScore - 1, kProvenScore + 1);
-        result.scored = true;
-        // df-pn on the question the score makes easy, the other half of the budget.
-        if (open()) df_pn(result.score > 0 || result.answer[kDraw] == kYes ? kWin : kDraw, 0.5);
-        // One answer found ("win?" no, or "at least a draw?" yes): the other, so that the
-        // node's value is settled before the front end expands it.
-        const bool one = result.answer[kWin] != kUnknown || result.answer[kDraw] != kUnknown;
-        if (one && !settled(result.answer)) df_pn(result.answer[kWin] == kUnknown ? kWin : kDraw, 0.5);
-      }
-    } else if (job.kind == Job::kEasy) {
-      df_pn(nodes_[job.node].stored.score > 0 ? kWin : kDraw, 1.0);
-    } else {
-      df_pn(job.question, 1.0);
-    }
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    return result;
+  // A job for a node: its position's text travels, so that any process can run it.
+  JobSpec job_of(int node, JobSpec::Kind kind, Question question, std::uint64_t budget) const {
+    JobSpec job;
+    job.kind = kind;
+    job.question = question;
+    job.budget = budget;
+    job.score = nodes_[node].stored.score;
+    job.position = nodes_[node].stored.position;
+    return job;
   }
 
-  // A shallow negamax over the game's evaluation, with the databases and the rules at
-  // its leaves: a heuristic score, never used as a proof.
-  std::int32_t heuristic(search::Databases<G>& probes, const Position& pos, int depth, std::int32_t alpha,
-                         std::int32_t beta) const {
-    if (const auto over = game_.terminal(pos)) return score_of_value(*over);
-    if (const auto bounds = probes.probe(game_.rank(pos)); bounds && bounds->exact()) {
-      return score_of_value(search::value_of(bounds->lower));
-    }
-    if (depth <= 0) return evaluation(pos);
-    MoveList<G> moves;
-    game_.moves(pos, moves);
-    if (moves.empty()) return score_of_value(game_.no_move_value());
-    std::int32_t best = -kProvenScore - 1;
-    for (const Move& move : moves) {
-      const std::int32_t v =
-          -heuristic(probes, game_.play(pos, move), depth - 1, -beta, -std::max(alpha, best));
-      best = std::max(best, v);
-      if (best >= beta) break;
-    }
-    return best;
-  }
-  std::int32_t evaluation(const Position& pos) const {
-    if constexpr (HasEvaluation<G>) {
-      return std::clamp<std::int32_t>(static_cast<std::int32_t>(game_.evaluate(pos)), -kProvenScore / 2,
-                                      kProvenScore / 2);
-    } else {
-      (void)pos;
-      return 0;
-    }
-  }
-  static std::int32_t score_of_value(Value value) {
-    if (value.outcome() == Outcome::kWin) return kProvenScore - static_cast<std::int32_t>(value.depth());
-    if (value.outcome() == Outcome::kLoss) return -kProvenScore + static_cast<std::int32_t>(value.depth());
-    return 0;
+  // The jobs of a pass on this process's worker threads.
+  std::vector<JobAnswer> run_here(const std::vector<int>& at, const std::vector<JobSpec>& jobs) const {
+    std::vector<JobAnswer> results(jobs.size());
+    parallel_for(0, jobs.size(), options_.workers, 1, [&](std::uint64_t begin, std::uint64_t end, int) {
+      for (std::uint64_t i = begin; i < end; ++i)
+        results[i] = run_job(game_, database_, options_, nodes_[at[i]].pos, jobs[i]);
+    });
+    return results;
   }
 
-  static bool settled(const Answer (&answer)[2]) {
-    return answer[kWin] == kYes || answer[kDraw] == kNo || (answer[kWin] == kNo && answer[kDraw] == kYes);
-  }
-
-  void apply(const Job& job, const JobResult& result) {
-    Node& n = nodes_[job.node];
+  void apply(int node, const JobSpec& job, const JobAnswer& result) {
+    Node& n = nodes_[node];
     if (result.scored && !n.stored.scored) {
       n.stored.scored = true;
       n.stored.score = result.score;
       n.dirty = true;
     }
-    for (const Question q : {kWin, kDraw}) settle(job.node, q, result.answer[q], result.source[q]);
-    const StoredNode& s = nodes_[job.node].stored;
-    const bool settled = s.answer[kWin] == kYes || s.answer[kDraw] == kNo ||
-                         (s.answer[kWin] == kNo && s.answer[kDraw] == kYes);
-    if (settled || job.kind == Job::kStuck) return;
-    if (likely(nodes_[job.node])) {
-      nodes_[job.node].stored.tried = threshold_;
-      nodes_[job.node].dirty = true;
+    for (const Question q : {kWin, kDraw}) settle(node, q, result.answer[q], result.source[q]);
+    if (settled(nodes_[node].stored.answer) || job.kind == JobSpec::kStuck) return;
+    if (likely(nodes_[node])) {
+      nodes_[node].stored.tried = threshold_;
+      nodes_[node].dirty = true;
     } else {
-      expand(job.node);
+      expand(node);
     }
+  }
+
+  // A node as a step of the best line, at `position` (the node's or a symmetric one).
+  LineStep step_of(int at, const std::string& move, const std::string& position) {
+    const Node& n = nodes_[at];
+    LineStep step;
+    step.move = move;
+    step.position = position;
+    step.win = n.stored.answer[kWin];
+    step.draw = n.stored.answer[kDraw];
+    step.answer = answer_text(n.stored.answer[kWin], n.stored.answer[kDraw]);
+    step.source[kWin] = n.stored.source[kWin];
+    step.source[kDraw] = n.stored.source[kDraw];
+    step.expanded = n.stored.expanded;
+    step.scored = n.stored.scored;
+    step.score = n.stored.score;
+    if (!settled(n.stored.answer)) {
+      const Numbers numbers = numbers_of(at, n.stored.answer[kWin] == kUnknown ? kWin : kDraw);
+      step.proof = numbers.proof;
+      step.disproof = numbers.disproof;
+    }
+    return step;
+  }
+
+  // The child the best line follows from a node with these answers (best_line).
+  std::optional<std::size_t> best_child(const Answer (&answers)[2], const std::vector<Child>& children) {
+    auto answer_of = [&](const Child& c, Question q) {
+      return c.node < 0 ? c.fixed[q] : nodes_[c.node].stored.answer[q];
+    };
+    // A child's answer's sequence number; a game over counts as found first.
+    auto seq_of = [&](const Child& c, Question q) {
+      return c.node < 0 ? std::int64_t{0} : nodes_[c.node].stored.seq[q];
+    };
+    std::optional<std::size_t> best;
+    auto pick = [&](Question q, Answer wanted, bool latest) {
+      for (std::size_t i = 0; i < children.size(); ++i) {
+        const Child& c = children[i];
+        if (answer_of(c, q) != wanted) continue;
+        const bool better = !best || (latest ? seq_of(c, q) > seq_of(children[*best], q)
+                                             : seq_of(c, q) < seq_of(children[*best], q));
+        if (better) best = i;
+      }
+    };
+    if (answers[kWin] == kYes) {
+      pick(kDraw, kNo, false);
+    } else if (answers[kDraw] == kNo) {
+      pick(kWin, kYes, true);
+    } else if (answers[kDraw] == kYes) {
+      pick(kWin, kNo, false);
+    }
+    if (best) return best;
+    // Open (or settled by a back end, below which the tree is open): the most-proving
+    // child of the open question, as select() goes down.
+    const Question q = answers[kWin] == kUnknown ? kWin : kDraw;
+    std::uint64_t least = kInf;
+    for (std::size_t i = 0; i < children.size(); ++i) {
+      const Child& c = children[i];
+      if (c.node < 0) continue;
+      const Numbers numbers = numbers_of(c.node, other(q));
+      if (numbers.proof == 0 || numbers.disproof == 0) continue;
+      if (numbers.disproof < least) {
+        least = numbers.disproof;
+        best = i;
+      }
+    }
+    return best;
   }
 
   void commit() {
@@ -604,9 +629,7 @@ class Manager {
     summary.threshold = threshold_;
     for (const Node& n : nodes_) {
       const StoredNode& s = n.stored;
-      const bool known = s.answer[kWin] == kYes || s.answer[kDraw] == kNo ||
-                         (s.answer[kWin] == kNo && s.answer[kDraw] == kYes);
-      if (known) {
+      if (settled(s.answer)) {
         ++summary.proven;
       } else {
         ++summary.open;
@@ -642,6 +665,7 @@ class Manager {
   std::int64_t seq_ = 0;
   int stuck_ = 0;
   std::map<std::string, std::string> meta_;
+  JobRunner runner_;
 };
 
 }  // namespace gs::prove

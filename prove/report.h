@@ -43,6 +43,26 @@ struct ProveSummary {
   int workers = 0;
   double utilization = 0;  // job seconds / (seconds of passes x workers)
   std::string stopped;     // why a run stopped before the root was solved
+  // Under MPI: the worker ranks, and those given up (dead or silent) and never heard from again.
+  int worker_ranks = 0;
+  std::vector<int> lost_ranks;
+};
+
+// A position of a proof tree's best line (Manager::best_line).
+struct LineStep {
+  std::string move;      // the move that led here from the step before (empty at the root)
+  std::string position;  // the position after it
+  int win = -1;          // the answers for the side to move there (-1 unknown, 0 no, 1 yes)
+  int draw = -1;
+  std::string answer;     // as ProveSummary::answer
+  std::string source[2];  // where each answer came from (empty while unknown)
+  bool over = false;      // the game is over here (no node of the tree)
+  bool expanded = false;  // its children are in the tree
+  bool repeated = false;  // a position of the line before it: the line ends
+  bool scored = false;    // score is its heuristic score
+  std::int32_t score = 0;
+  std::uint64_t proof = 0;  // while open: the proof and disproof numbers of its open question
+  std::uint64_t disproof = 0;
 };
 
 // What the checker found.

@@ -10,6 +10,8 @@
 //                                              the report of a position (after the
 //                                              move m when given): app/position_report.h
 //
+// The proof trees of `serve --store` are server/proofs.h's: /api/v1/proofs.
+//
 // A variant is named as its database directory: the variant, then its non-default rule
 // options, comma separated ("standard", "standard,elephant_takes_rat=off"). Errors are
 // {"error": "..."}: 400 for bad position or move text, 404 for an unknown game or
@@ -38,6 +40,9 @@ struct Reply {
 };
 
 Reply error_reply(int status, const std::string& message);
+
+// JSON text; text that is not UTF-8 (as a client sent it, or a file's name) is replaced.
+std::string dumped(const nlohmann::json& body);
 
 // Longest position or move text accepted; real ones are well under 100 characters.
 inline constexpr std::size_t kMaxTextLength = 1024;

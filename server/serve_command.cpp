@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "core/error.h"
+#include "server/proofs.h"
 
 #ifndef GAMESOLVER_SOURCE_WEB_DIR
 #define GAMESOLVER_SOURCE_WEB_DIR ""
@@ -24,6 +25,10 @@ namespace fs = std::filesystem;
 ServeCommand::ServeCommand(CLI::App& app) {
   command_ = app.add_subcommand("serve", "the explorer: a JSON API and a browser page over the databases");
   command_->add_option("--data", options_.data, "database directory")->capture_default_str();
+  command_->add_option(
+      "--store", options_.stores,
+      "a proof store of `gamesolver prove` to show (repeatable; read without its lock, also while "
+      "a run writes it)");
   command_->add_option("--host", options_.host, "address to listen on (loopback unless you mean otherwise)")
       ->capture_default_str();
   command_->add_option("--port", options_.port, "port (0: any free port)")
@@ -82,6 +87,8 @@ fs::path find_web_folder(const fs::path& given) {
 
 int ServeCommand::run() {
   options_.web = find_web_folder(web_);
+  // The proof stores must be there and be stores (each request reads its store again).
+  Proofs(options_.stores, options_.data).check();
   // SIGINT and SIGTERM are taken by one thread (every thread started from here on
   // inherits the blocked mask), which stops the server so that it ends cleanly.
   sigset_t signals;
@@ -118,9 +125,10 @@ int ServeCommand::run() {
           ? fmt::format("{} connections per address", options_.max_connections_per_address)
           : std::string("no bound per address");
   fmt::print(
-      "gamesolver serve: http://{}:{}/  (data {}, web {}, {} workers, requests within {} s, {}, backlog {}); "
-      "Ctrl-C stops\n",
-      host, port, options_.data.string(), options_.web.string(), server.threads(),
+      "gamesolver serve: http://{}:{}/  (data {}, web {}, {} proof stores, {} workers, requests within {} s, "
+      "{}, "
+      "backlog {}); Ctrl-C stops\n",
+      host, port, options_.data.string(), options_.web.string(), options_.stores.size(), server.threads(),
       options_.request_timeout_seconds, per_address, options_.backlog);
   std::fflush(stdout);
   server.listen();

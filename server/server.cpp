@@ -27,6 +27,7 @@
 
 #include "core/error.h"
 #include "server/api.h"
+#include "server/proofs.h"
 #include "server/static_files.h"
 
 // ThreadSanitizer builds: Debian's cpp-httplib is a shared library built without
@@ -454,10 +455,15 @@ int default_threads() {
 
 struct Server::Impl {
   explicit Impl(ServerOptions server_options)
-      : options(std::move(server_options)), api(options.data), files(options.web), http(limits_of(options)) {}
+      : options(std::move(server_options)),
+        api(options.data),
+        proofs(options.stores, options.data),
+        files(options.web),
+        http(limits_of(options)) {}
 
   ServerOptions options;
   Api api;
+  Proofs proofs;
   StaticFiles files;
   HttpServer http;
   int port = 0;
@@ -496,6 +502,14 @@ Server::Server(ServerOptions options) : impl_(std::make_unique<Impl>(std::move(o
                 [&api](const httplib::Request& request, httplib::Response& response) {
                   send(response, api.position(request.matches[1], parameter(request, "p"),
                                               parameter(request, "variant"), parameter(request, "move")));
+                });
+  const Proofs& proofs = impl.proofs;
+  impl.http.Get("/api/v1/proofs", [&proofs](const httplib::Request&, httplib::Response& response) {
+    send(response, proofs.list());
+  });
+  impl.http.Get(R"(/api/v1/proofs/([^/]+))",
+                [&proofs](const httplib::Request& request, httplib::Response& response) {
+                  send(response, proofs.proof(request.matches[1]));
                 });
   impl.http.Get(R"(/api(/.*)?)", [](const httplib::Request& request, httplib::Response& response) {
     send(response, error_reply(404, "no API path " + request.path + " (see /api/v1/games)"));

@@ -22,11 +22,14 @@
 #include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace gs::server {
 
 struct ServerOptions {
   std::filesystem::path data = "data";
+  // The proof stores the explorer shows (server/proofs.h), by their number in this order.
+  std::vector<std::filesystem::path> stores;
   std::string host = "127.0.0.1";
   int port = 8080;  // 0: any free port
   std::filesystem::path web;

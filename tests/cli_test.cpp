@@ -254,10 +254,25 @@ TEST(Cli, MpiIsOptional) {
   const std::string data = (dir.path() / "data").string();
   const RunResult help = gamesolver(dir, {"build", "--help"});
   EXPECT_NE(help.out.find("--mpi"), std::string::npos) << help.out;
+  const RunResult prove_help = gamesolver(dir, {"prove", "--help"});
+  EXPECT_NE(prove_help.out.find("--mpi-timeout"), std::string::npos) << prove_help.out;
+  const std::string store = (dir.path() / "proof.db").string();
   if (!GAMESOLVER_WITH_MPI) {
     expect_error(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--mpi", "--data", data}),
                  "built without MPI");
+    expect_error(gamesolver(dir, {"prove", "jungle", "7/2e4/7/7/7/7/R6 w", "--store", store, "--mpi"}),
+                 "built without MPI");
   }
+  // Under --mpi the worker ranks are the workers, and --status and --check run without it.
+  for (const char* other : {"--workers", "--status", "--check"}) {
+    std::vector<std::string> args = {"prove", "jungle", "7/2e4/7/7/7/7/R6 w", "--store", store,
+                                     "--mpi", other};
+    if (std::string(other) == "--workers") args.emplace_back("2");
+    const RunResult r = gamesolver(dir, args);
+    EXPECT_EQ(r.exit_code, 2) << describe(r);
+    EXPECT_NE(r.err.find("excludes"), std::string::npos) << describe(r);
+  }
+  EXPECT_FALSE(fs::exists(store));
 }
 
 TEST(Cli, BadInput) {
@@ -557,6 +572,9 @@ TEST(Cli, NumericOptionsAreFiniteAndInRange) {
     expect_error(
         gamesolver(dir, {"build", "jungle", "--pieces", "2", "--mpi", "--mpi-timeout", bad, "--data", data}),
         "--mpi-timeout");
+    expect_error(gamesolver(dir, {"prove", "jungle", "7/2e4/7/7/7/7/R6 w", "--store",
+                                  (dir / "proof.db").string(), "--mpi", "--mpi-timeout", bad}),
+                 "--mpi-timeout");
   }
   for (const char* bad : {"nan", "inf", "-1", "1e300"}) {
     SCOPED_TRACE(bad);

@@ -15,6 +15,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -23,7 +24,9 @@
 #include "core/value.h"
 #include "db/database.h"
 #include "games/jungle/jungle.h"
+#include "prove/backend.h"
 #include "prove/checker.h"
+#include "prove/job.h"
 #include "prove/manager.h"
 #include "prove/store.h"
 #include "tests/brute_force.h"
@@ -229,6 +232,134 @@ void expect_agreement(JungleData& data, const std::vector<Jungle::Position>& pos
 TEST(ProveJungle, OnePieceAboveTheDatabases) {
   JungleData data({"T-rd", "RD-d", "E-rd"});
   expect_agreement(data, data.sample(5, 12, 4), 2000);
+}
+
+// A back-end job and its answer travel as text (to MPI ranks) and come back whole.
+TEST(ProveJobs, TextRoundTrip) {
+  prove::JobSpec job;
+  job.kind = prove::JobSpec::kStuck;
+  job.question = prove::kDraw;
+  job.budget = std::uint64_t{1} << 30;
+  job.score = -123;
+  job.position = "W:a1,d2 B:g7 w 7 8";  // spaces in a position's text
+  const prove::JobSpec back = prove::decode_job(prove::encode(job));
+  EXPECT_EQ(back.kind, job.kind);
+  EXPECT_EQ(back.question, job.question);
+  EXPECT_EQ(back.budget, job.budget);
+  EXPECT_EQ(back.score, job.score);
+  EXPECT_EQ(back.position, job.position);
+  prove::JobAnswer answer;
+  answer.answer[prove::kWin] = prove::kNo;
+  answer.source[prove::kWin] = "df-pn";
+  answer.scored = true;
+  answer.score = 77;
+  answer.nodes = 123456789;
+  answer.seconds = 0.25;
+  const prove::JobAnswer got = prove::decode_answer(prove::encode(answer));
+  EXPECT_EQ(got.answer[prove::kWin], prove::kNo);
+  EXPECT_EQ(got.answer[prove::kDraw], prove::kUnknown);
+  EXPECT_EQ(got.source[prove::kWin], "df-pn");
+  EXPECT_EQ(got.source[prove::kDraw], "");
+  EXPECT_TRUE(got.scored);
+  EXPECT_EQ(got.score, 77);
+  EXPECT_EQ(got.nodes, 123456789U);
+  EXPECT_DOUBLE_EQ(got.seconds, 0.25);
+  EXPECT_THROW(prove::decode_job("job 7 0 1 0\nR w"), Error);
+  EXPECT_THROW(prove::decode_job("job 0 0 1 0"), Error);
+  EXPECT_THROW(prove::decode_answer("answer 2 0 - - 0 0 0 0"), Error);
+  EXPECT_THROW(prove::decode_answer("nonsense"), Error);
+}
+
+// Jobs sent through a runner as text, parsed and run elsewhere in any order (as MPI
+// ranks do), give the store of the manager's own worker threads.
+TEST(ProveJungle, JobsRunElsewhereGiveTheSameStore) {
+  JungleData data({"T-rd", "RD-d", "E-rd"});
+  const prove::ProveOptions options = small_options(20, 2);
+  test::TempDir dir;
+  // The first of the sample whose proof takes a few passes.
+  std::optional<Jungle::Position> pos;
+  for (const Jungle::Position& candidate : data.sample(9, 20, 0)) {
+    fs::remove(dir.path() / "threads.db");
+    if (prove_position(data.game, data.database.get(), dir.path() / "threads.db", candidate, options)
+            .passes >= 4) {
+      pos = candidate;
+      break;
+    }
+  }
+  ASSERT_TRUE(pos);
+  std::uint64_t batches = 0;
+  {
+    prove::Store store(dir.path() / "runner.db", true, false);
+    prove::Manager<Jungle> manager(data.game, data.database.get(), store, options, *pos, "test");
+    manager.set_runner([&](const std::vector<prove::JobSpec>& jobs) {
+      ++batches;
+      std::vector<prove::JobAnswer> answers(jobs.size());
+      for (std::size_t i = jobs.size(); i-- > 0;) {
+        const prove::JobSpec job = prove::decode_job(prove::encode(jobs[i]));
+        answers[i] = prove::decode_answer(prove::encode(prove::run_job(
+            data.game, data.database.get(), options, data.game.parse_position(job.position), job)));
+      }
+      return answers;
+    });
+    (void)manager.run();
+  }
+  EXPECT_GT(batches, 3U);
+  const prove::Store a(dir.path() / "threads.db", false);
+  const prove::Store b(dir.path() / "runner.db", false);
+  const auto na = a.nodes();
+  const auto nb = b.nodes();
+  ASSERT_EQ(na.size(), nb.size());
+  for (std::size_t i = 0; i < na.size(); ++i) {
+    EXPECT_EQ(na[i].key, nb[i].key);
+    EXPECT_EQ(na[i].expanded, nb[i].expanded);
+    EXPECT_EQ(na[i].score, nb[i].score);
+    for (const prove::Question q : {prove::kWin, prove::kDraw}) {
+      EXPECT_EQ(na[i].answer[q], nb[i].answer[q]);
+      EXPECT_EQ(na[i].source[q], nb[i].source[q]);
+      EXPECT_EQ(na[i].seq[q], nb[i].seq[q]);
+    }
+  }
+  EXPECT_EQ(a.meta("seq"), b.meta("seq"));
+  EXPECT_EQ(a.meta("threshold"), b.meta("threshold"));
+}
+
+// The best line follows, below a node the tree proved, a child that proves it: a win
+// goes to a child that is no draw for its side, a loss to a child that wins, a draw to a
+// child that is no win.
+TEST(ProveGraph, BestLineFollowsTheProof) {
+  std::mt19937_64 random(5);
+  int followed = 0;
+  for (int g = 0; g < 12; ++g) {
+    const GraphGame game(test::random_graph(random, 14, 6));
+    if (game.terminal({0})) continue;
+    test::TempDir dir;
+    prove::Store store(dir.path() / "proof.db", true, false);
+    const prove::ProveOptions options = small_options(2);  // the manager keeps a reference
+    prove::Manager<GraphGame> manager(game, nullptr, store, options, {0}, "test");
+    (void)manager.run();
+    const std::vector<prove::LineStep> line = manager.best_line(64);
+    ASSERT_FALSE(line.empty());
+    EXPECT_EQ(line[0].position, game.position_text({0}));
+    for (std::size_t i = 0; i + 1 < line.size(); ++i) {
+      const prove::LineStep& at = line[i];
+      const prove::LineStep& next = line[i + 1];
+      SCOPED_TRACE(fmt::format("graph {}: {} then {}", g, at.position, next.move));
+      // The move, played from this step, gives the next step's position.
+      const GraphGame::Position here = game.parse_position(at.position);
+      EXPECT_EQ(game.position_text(game.play(here, game.parse_move(here, next.move))), next.position);
+      if (at.win == prove::kYes && at.source[prove::kWin] == "tree") {
+        EXPECT_EQ(next.draw, prove::kNo);
+        ++followed;
+      } else if (at.draw == prove::kNo && at.source[prove::kDraw] == "tree") {
+        EXPECT_EQ(next.win, prove::kYes);
+        ++followed;
+      } else if (at.draw == prove::kYes && at.source[prove::kDraw] == "tree") {
+        EXPECT_EQ(next.win, prove::kNo);
+        ++followed;
+      }
+    }
+  }
+  EXPECT_GT(followed, 0);
 }
 
 // The checker finds answers changed in a store.

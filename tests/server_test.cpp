@@ -30,6 +30,7 @@
 #include "db/database.h"
 #include "games/jungle/jungle.h"
 #include "games/morris/morris.h"
+#include "prove/store.h"
 #include "retro/build.h"
 #include "server/api.h"
 #include "server/load_client.h"
@@ -740,6 +741,108 @@ TEST_F(ServerTest, ServeCommandErrors) {
   // The web folder of the source tree is found without --web.
   const fs::path found = server::find_web_folder({});
   EXPECT_TRUE(fs::is_regular_file(found / "index.html")) << found;
+}
+
+// Proof trees (server/proofs.h): a store `gamesolver prove` wrote, a 3-piece position
+// above the 2-piece databases, shown with its root, counts and best line; only stores
+// given to the server, by number; readable while a writer holds the store's lock.
+TEST(ServerProofs, RootAndBestLineOfTheGivenStores) {
+  TempDir dir;
+  const fs::path data = dir.path() / "data";
+  build_databases(data, 2);
+  const std::string root = "7/2e4/7/3d3/7/7/R6 w";
+  const fs::path store = dir.path() / "proof.db";
+  const std::vector<std::string> prove = {
+      GAMESOLVER_BINARY, "prove",       "jungle",        root, "--store",        store.string(),
+      "--data",          data.string(), "--prover-time", "0",  "--prover-nodes", "30",
+      "--workers",       "1",           "--quiet"};
+  ASSERT_EQ(test::run(prove, dir.path()).exit_code, 0);
+  std::vector<std::string> status_args = {GAMESOLVER_BINARY, "prove",  "jungle",      root,       "--store",
+                                          store.string(),    "--data", data.string(), "--status", "--json"};
+  const test::RunResult status_run = test::run(status_args, dir.path());
+  ASSERT_EQ(status_run.exit_code, 0) << status_run.err;
+  const json status = json::parse(status_run.out);
+  ASSERT_EQ(status.at("result"), "loss");
+
+  server::ServerOptions options;
+  options.data = data;
+  options.web = server::find_web_folder({});
+  options.port = 0;
+  options.threads = 4;
+  options.stores = {store, dir.path() / "missing.db"};
+  server::Server server(options);
+  const int port = server.start();
+  auto get = [&](const std::string& target, int expected) {
+    httplib::Client client("127.0.0.1", port);
+    const auto response = client.Get(target);
+    if (!response) {
+      ADD_FAILURE() << target;
+      return json();
+    }
+    EXPECT_EQ(response->status, expected) << target << ": " << response->body;
+    return json::parse(response->body);
+  };
+
+  const json list = get("/api/v1/proofs", 200).at("proofs");
+  ASSERT_EQ(list.size(), 2U);
+  EXPECT_EQ(list[0].at("id"), 0);
+  EXPECT_EQ(list[0].at("name"), "proof.db");
+  EXPECT_EQ(list[0].at("game"), "jungle");
+  EXPECT_EQ(list[0].at("variant"), "standard");
+  EXPECT_EQ(list[0].at("rules"), json::array());
+  EXPECT_EQ(list[0].at("root"), root);
+  EXPECT_NE(list[1].at("error").get<std::string>().find("no proof store"), std::string::npos) << list[1];
+
+  const json proof = get("/api/v1/proofs/0", 200);
+  EXPECT_EQ(proof.at("root").at("position"), root);
+  EXPECT_EQ(proof.at("root").at("result"), status.at("result"));
+  EXPECT_EQ(proof.at("root").at("win"), false);
+  EXPECT_EQ(proof.at("root").at("at_least_draw"), false);
+  EXPECT_TRUE(proof.at("root").at("proof").is_null());  // settled: no numbers
+  for (const char* count : {"nodes", "proven", "open", "likely", "threshold"}) {
+    EXPECT_EQ(proof.at(count), status.at(count)) << count;
+  }
+  // The line starts at the root, and each move, played from the step before, gives the
+  // next step's position.
+  const json& line = proof.at("line");
+  ASSERT_GE(line.size(), 2U) << proof;
+  EXPECT_TRUE(line[0].at("move").is_null());
+  EXPECT_EQ(line[0].at("position"), root);
+  EXPECT_EQ(line[0].at("result"), "loss");
+  const Jungle game;
+  for (std::size_t i = 1; i < line.size(); ++i) {
+    const Jungle::Position before = game.parse_position(line[i - 1].at("position").get<std::string>());
+    const Jungle::Position after =
+        game.play(before, game.parse_move(before, line[i].at("move").get<std::string>()));
+    EXPECT_EQ(game.position_text(after), line[i].at("position")) << "step " << i;
+  }
+
+  // Only the stores given, by their number.
+  for (const char* bad :
+       {"/api/v1/proofs/2", "/api/v1/proofs/x", "/api/v1/proofs/-1", "/api/v1/proofs/0x0"}) {
+    EXPECT_NE(get(bad, 404).at("error").get<std::string>().find("no proof"), std::string::npos) << bad;
+  }
+  EXPECT_NE(get("/api/v1/proofs/1", 404).at("error").get<std::string>().find("no proof store"),
+            std::string::npos);
+
+  // A writer holds the store's lock and commits a pass: the server reads the new state.
+  {
+    prove::Store writer(store, true);
+    writer.commit({}, {{"threshold", "60"}});
+    const json written = get("/api/v1/proofs/0", 200);
+    EXPECT_EQ(written.at("threshold"), 60);
+    EXPECT_EQ(written.at("nodes"), status.at("nodes"));
+  }
+
+  // `serve` refuses a store that is missing or is no proof store, before it listens.
+  for (const fs::path& bad : {dir.path() / "missing.db", dir.path() / "data"}) {
+    const test::RunResult r = test::run(
+        {GAMESOLVER_BINARY, "serve", "--port", "0", "--data", data.string(), "--store", bad.string()},
+        dir.path());
+    EXPECT_NE(r.exit_code, 0) << r.out;
+    EXPECT_NE(r.err.find("gamesolver: error: --store " + bad.string()), std::string::npos) << r.err;
+  }
+  server.stop();
 }
 
 // Slow: three pieces, the CLI's probe and a load test, against `gamesolver serve`.

@@ -309,6 +309,103 @@ function onBoardClick(event) {
   render();
 }
 
+// --- proof trees ---------------------------------------------------------------------
+// The proof stores the server was started with (serve --store FILE), read from
+// /api/v1/proofs: the root's answers and the best line.
+
+function answerWord(answer) {
+  return answer === null ? '?' : answer ? 'yes' : 'no';
+}
+
+// "win? yes (tree), at least a draw? yes (implied)"
+function answersText(step) {
+  const source = (s) => (s ? ` (${s})` : '');
+  return `win? ${answerWord(step.win)}${source(step.win_source)}, ` +
+    `at least a draw? ${answerWord(step.at_least_draw)}${source(step.draw_source)}`;
+}
+
+function numbersText(item) {
+  return item.proof === null ? '' : `; proof number ${item.proof}, disproof number ${item.disproof}`;
+}
+
+// The explorer's variant name of a proof's game: its directory's name.
+function proofVariant(proof) {
+  return [proof.variant, ...proof.rules].join(',');
+}
+
+function showOnBoard(proof, position) {
+  if (state.game?.name !== proof.game || state.variant?.name !== proofVariant(proof)) {
+    chooseGame(proof.game, proofVariant(proof));
+  }
+  return loadPosition(position);
+}
+
+function renderProof(proof) {
+  const root = $('proof-root');
+  root.dataset.result = proof.root.result;
+  root.textContent = `${proof.root.position}: ${proof.root.result} for the side to move`;
+  $('proof-counts').textContent = `${proof.name}: threshold ${proof.threshold}, ${proof.nodes} nodes ` +
+    `(${proof.proven} proven, ${proof.open} open, ${proof.likely} likely)${numbersText(proof.root)}`;
+  const list = $('proof-line');
+  list.replaceChildren();
+  for (const step of proof.line) {
+    const item = document.createElement('li');
+    item.dataset.position = step.position;
+    item.dataset.result = step.result;
+    const move = document.createElement('span');
+    move.className = 'move-text';
+    move.textContent = step.move ?? 'root';
+    const result = document.createElement('span');
+    result.className = 'result';
+    result.textContent = ` ${step.over ? 'game over: ' : ''}${step.result}`;
+    const detail = document.createElement('span');
+    detail.className = 'note';
+    const ends = step.repeated ? '; repeats a position of the line' : (!step.expanded && !step.over ? '; a leaf' : '');
+    detail.textContent = step.over ? '' : ` (${answersText(step)}${numbersText(step)}${ends})`;
+    const show = document.createElement('button');
+    show.type = 'button';
+    show.textContent = 'show';
+    show.title = step.position;
+    show.addEventListener('click', () => showOnBoard(proof, step.position));
+    item.append(move, result, detail, show);
+    list.append(item);
+  }
+}
+
+async function showProof(id) {
+  try {
+    const proof = await api(`/api/v1/proofs/${encodeURIComponent(id)}`);
+    renderProof(proof);
+    document.body.dataset.proof = String(proof.id);
+  } catch (error) {
+    $('proof-root').textContent = error.message;
+    $('proof-root').dataset.result = 'error';
+    $('proof-line').replaceChildren();
+    $('proof-counts').textContent = '';
+  }
+}
+
+async function loadProofs() {
+  let proofs;
+  try {
+    proofs = (await api('/api/v1/proofs')).proofs;
+  } catch {
+    return;  // a server without proof trees
+  }
+  if (proofs.length === 0) return;
+  const select = $('proof');
+  for (const proof of proofs) {
+    const option = document.createElement('option');
+    option.value = String(proof.id);
+    option.textContent = proof.error ? `${proof.name}: ${proof.error}` : `${proof.name}: ${proof.game} ${proof.root}`;
+    select.append(option);
+  }
+  select.addEventListener('change', () => showProof(select.value));
+  $('proof-refresh').addEventListener('click', () => showProof(select.value));
+  $('proof-panel').hidden = false;
+  await showProof(select.value);
+}
+
 // --- games and variants ------------------------------------------------------------
 
 function describeDatabases() {
@@ -387,6 +484,7 @@ async function main() {
   const hash = new URLSearchParams(location.hash.slice(1));
   chooseGame(hash.get('game'), hash.get('variant'));
   await loadPosition(hash.get('p') ?? state.variant.start);
+  await loadProofs();
   document.body.dataset.ready = 'true';
 }
 

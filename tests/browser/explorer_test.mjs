@@ -9,8 +9,11 @@
 // pieces, built whole): the numbered board, a step and a double jump played by clicking,
 // and two captures that join the same squares left to the move list. Then Dobutsu shogi
 // (lions and chicks, built whole): the hands beside the board, a capture into the hand
-// and a drop by clicking the piece in hand. Saves a screenshot
-// of each. Exits 77 (skipped) only when Chromium cannot start.
+// and a drop by clicking the piece in hand. Then the proof tree of a store `gamesolver
+// prove` wrote (a 4-piece Jungle position above the 3-piece databases), which the server
+// was given with --store: its root and counts as `prove --status --json` has them, and a
+// best line whose every move, played from the step before, gives the next step's
+// position. Saves a screenshot of each. Exits 77 (skipped) only when Chromium cannot start.
 //
 //   node tests/browser/explorer_test.mjs --binary build/gamesolver --web web --out build
 import { spawn, execFileSync } from 'node:child_process';
@@ -31,6 +34,9 @@ const START = '7/2t1d2/7/7/7/2D4/7 w';
 const JUNGLE = { game: 'jungle', variant: null };
 const FIVE = { game: 'morris', variant: 'five' };
 const CHECKERS = { game: 'checkers', variant: null };
+// The root of the proof tree the server shows: White's rat and dog against Black's dog
+// and elephant, a loss for White.
+const PROOF_ROOT = '7/2e4/7/3d3/7/7/R1D4 w';
 // Dobutsu shogi with the lions and chicks only (--rule kinds=C), built whole.
 const DOBUTSU_CHICKS = { game: 'dobutsu', variant: null, rules: ['kinds=C'] };
 
@@ -62,9 +68,10 @@ function probe(data, position, { game, variant, rules = [] } = JUNGLE) {
   return JSON.parse(execFileSync(binary, args, { encoding: 'utf8' }));
 }
 
-function startServer(data) {
+function startServer(data, stores) {
   return new Promise((resolvePort, reject) => {
-    const server = spawn(binary, ['serve', '--port', '0', '--data', data, '--web', web],
+    const server = spawn(binary, ['serve', '--port', '0', '--data', data, '--web', web,
+      ...stores.flatMap((store) => ['--store', store])],
       { stdio: ['ignore', 'pipe', 'inherit'] });
     let seen = '';
     const timer = setTimeout(() => reject(new Error(`no listening line from gamesolver serve: ${seen}`)), 30000);
@@ -365,6 +372,37 @@ async function dobutsuGame(page, data, problems) {
   check(await page.$('[data-hand="0"]') === null, 'sente\'s hand is empty again');
 }
 
+// The proof panel against the store's own status, and a step of its best line shown on
+// the board.
+async function proofTree(page, data, store) {
+  const status = JSON.parse(execFileSync(binary,
+    ['prove', 'jungle', PROOF_ROOT, '--store', store, '--data', data, '--status', '--json'], { encoding: 'utf8' }));
+  check(status.result === 'loss', `the proof store's root is a loss (${status.result})`);
+  await page.waitForSelector('body[data-proof="0"]', { timeout: 15000 });
+  check(await page.$eval('#proof-panel', (e) => !e.hidden), 'the proof panel is shown');
+  const root = await page.$eval('#proof-root', (e) => ({ result: e.dataset.result, text: e.textContent }));
+  check(root.result === status.result, `proof root shows ${root.result}, the store has ${status.result}`);
+  check(root.text.startsWith(`${PROOF_ROOT}: ${status.result}`), `proof root text '${root.text}'`);
+  const counts = await page.$eval('#proof-counts', (e) => e.textContent);
+  const expected = `threshold ${status.threshold}, ${status.nodes} nodes (${status.proven} proven, ` +
+    `${status.open} open, ${status.likely} likely)`;
+  check(counts.includes(expected), `proof counts '${counts}', expected '${expected}'`);
+  const line = await page.$$eval('#proof-line li', (items) => items.map((li) => ({
+    position: li.dataset.position, result: li.dataset.result, move: li.querySelector('.move-text').textContent,
+  })));
+  check(line.length >= 3, `a best line of ${line.length} positions`);
+  check(line[0].move === 'root' && line[0].position === PROOF_ROOT && line[0].result === 'loss', 'the line starts at the root');
+  for (let i = 1; i < line.length; i++) {
+    const before = probe(data, line[i - 1].position);
+    const played = before.moves.find((m) => m.move === line[i].move);
+    check(played !== undefined, `${line[i].move} is a move of ${line[i - 1].position}`);
+    check(played.position === line[i].position, `${line[i].move} from ${line[i - 1].position} gives ${line[i].position}`);
+  }
+  await page.click('#proof-line li:nth-child(2) button');
+  await page.waitForSelector(`body[data-position="${line[1].position}"]`, { timeout: 15000 });
+  await page.screenshot({ path: join(out, 'explorer-proof.png') });
+}
+
 async function main() {
   if (!existsSync(binary)) throw new Error(`no gamesolver binary at ${binary}`);
   const { chromium } = await loadPlaywright();
@@ -378,7 +416,11 @@ async function main() {
       { stdio: 'ignore' });
     execFileSync(binary, ['build', 'checkers', '--pieces', '3', '--data', data, '--quiet'], { stdio: 'ignore' });
     execFileSync(binary, ['build', 'dobutsu', '--rule', 'kinds=C', '--data', data, '--quiet'], { stdio: 'ignore' });
-    const started = await startServer(data);
+    // A small proof, reproducible: back-end jobs of 30 nodes.
+    const store = join(work, 'proof.db');
+    execFileSync(binary, ['prove', 'jungle', PROOF_ROOT, '--store', store, '--data', data, '--prover-time', '0',
+      '--prover-nodes', '30', '--workers', '1', '--quiet'], { stdio: 'ignore' });
+    const started = await startServer(data, [store]);
     server = started.server;
     try {
       context = await chromium.launchPersistentContext(join(work, 'profile'), {
@@ -467,8 +509,11 @@ async function main() {
     check(problems.length === 0, `no errors in the page (checkers): ${problems.join('; ')}`);
     await dobutsuGame(page, data, problems);
     check(problems.length === 0, `no errors in the page (dobutsu): ${problems.join('; ')}`);
+    await proofTree(page, data, store);
+    check(problems.length === 0, `no errors in the page (proof tree): ${problems.join('; ')}`);
     console.log(`explorer browser test: ${checks} checks passed; screenshots ${join(out, 'explorer.png')}, ` +
-      `${join(out, 'explorer-morris.png')}, ${join(out, 'explorer-checkers.png')}, ${join(out, 'explorer-dobutsu.png')}`);
+      `${join(out, 'explorer-morris.png')}, ${join(out, 'explorer-checkers.png')}, ${join(out, 'explorer-dobutsu.png')}, ` +
+      `${join(out, 'explorer-proof.png')}`);
     return 0;
   } finally {
     if (context) await context.close();

@@ -1,0 +1,143 @@
+#pragma once
+// The back-end prover of the proof-tree manager (prove/manager.h): one job, run from a
+// position with an empty history, so that its answers are properties of the position
+// alone. Used by the manager's worker threads and by worker ranks under MPI
+// (prove/mpi_prove.h) alike: the same job with a budget in nodes only gives the same
+// answer wherever it runs.
+//
+// A full job runs a proving alpha-beta with half the budget, then (where that does not
+// settle the node) df-pn with the other half on the easy question, "win?" where the
+// heuristic score is positive, "at least a draw?" otherwise, and where one answer was
+// found without settling the outcome, df-pn on the other question too. An easy job runs
+// df-pn on the question the stored score makes easy; a stuck job on the job's question.
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+#include "core/game.h"
+#include "db/database.h"
+#include "prove/job.h"
+#include "prove/report.h"
+#include "search/alpha_beta.h"
+#include "search/databases.h"
+#include "search/df_pn.h"
+#include "search/report.h"
+#include "search/score.h"
+
+namespace gs::prove {
+
+// A heuristic score for a position proven won (lost) in the heuristic search: beyond any
+// threshold.
+inline constexpr std::int32_t kProvenScore = 1000000;
+
+// Whether two answers settle the outcome: a win, a loss, or no win and at least a draw.
+inline bool settled(const Answer (&answer)[2]) {
+  return answer[kWin] == kYes || answer[kDraw] == kNo || (answer[kWin] == kNo && answer[kDraw] == kYes);
+}
+
+inline std::int32_t score_of_value(Value value) {
+  if (value.outcome() == Outcome::kWin) return kProvenScore - static_cast<std::int32_t>(value.depth());
+  if (value.outcome() == Outcome::kLoss) return -kProvenScore + static_cast<std::int32_t>(value.depth());
+  return 0;
+}
+
+template <Game G>
+std::int32_t evaluation(const G& game, const typename G::Position& pos) {
+  if constexpr (HasEvaluation<G>) {
+    return std::clamp<std::int32_t>(static_cast<std::int32_t>(game.evaluate(pos)), -kProvenScore / 2,
+                                    kProvenScore / 2);
+  } else {
+    (void)game;
+    (void)pos;
+    return 0;
+  }
+}
+
+// A shallow negamax over the game's evaluation, with the databases and the rules at its
+// leaves: a heuristic score, never used as a proof.
+template <Game G>
+std::int32_t heuristic(const G& game, search::Databases<G>& probes, const typename G::Position& pos,
+                       int depth, std::int32_t alpha, std::int32_t beta) {
+  if (const auto over = game.terminal(pos)) return score_of_value(*over);
+  if (const auto bounds = probes.probe(game.rank(pos)); bounds && bounds->exact()) {
+    return score_of_value(search::value_of(bounds->lower));
+  }
+  if (depth <= 0) return evaluation(game, pos);
+  MoveList<G> moves;
+  game.moves(pos, moves);
+  if (moves.empty()) return score_of_value(game.no_move_value());
+  std::int32_t best = -kProvenScore - 1;
+  for (const typename G::Move& move : moves) {
+    const std::int32_t v =
+        -heuristic(game, probes, game.play(pos, move), depth - 1, -beta, -std::max(alpha, best));
+    best = std::max(best, v);
+    if (best >= beta) break;
+  }
+  return best;
+}
+
+// One back-end job on `pos` (the job's position, parsed).
+template <Game G>
+JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& prove,
+                  const typename G::Position& pos, const JobSpec& job) {
+  const auto start = std::chrono::steady_clock::now();
+  JobAnswer result;
+  auto options = [&](double share) {
+    search::SearchOptions o;
+    o.seconds = prove.prover_seconds * share * static_cast<double>(job.budget);
+    o.max_nodes = static_cast<std::uint64_t>(static_cast<double>(prove.prover_nodes) * share) * job.budget;
+    o.memory_bytes = prove.job_memory;
+    return o;
+  };
+  auto answer = [&](Question q, bool yes, const char* source) {
+    if (result.answer[q] != kUnknown) return;
+    result.answer[q] = yes ? kYes : kNo;
+    result.source[q] = source;
+  };
+  auto open = [&] { return result.answer[kWin] == kUnknown && !(result.answer[kDraw] == kNo); };
+  // df-pn on one question.
+  auto df_pn = [&](Question q, double share) {
+    const search::SearchOptions o = options(share);
+    search::SearchStats stats;
+    search::Limits limits(o, "prove");
+    search::DfPn<G> search(game, database, o, stats, limits);
+    const search::QuestionReport report =
+        search.prove(pos, q == kWin ? search::kWinThreshold : search::kDrawThreshold);
+    result.nodes += stats.nodes;
+    if (report.answer) answer(q, *report.answer, "df-pn");
+  };
+  if (job.kind == JobSpec::kFull) {
+    // A proving alpha-beta first, half the budget.
+    const search::SearchOptions o = options(0.5);
+    search::SearchStats stats;
+    search::Limits limits(o, "prove");
+    search::AlphaBeta<G> search(game, database, o, stats, limits);
+    std::vector<search::QuestionReport> reports;
+    const search::Bounds bounds = search.solve(pos, search::Question::kValue, reports);
+    result.nodes += stats.nodes;
+    if (bounds.decides(search::kWinThreshold))
+      answer(kWin, bounds.passes(search::kWinThreshold), "alphabeta");
+    if (bounds.decides(search::kDrawThreshold))
+      answer(kDraw, bounds.passes(search::kDrawThreshold), "alphabeta");
+    if (open() || result.answer[kDraw] == kUnknown) {
+      search::Databases<G> probes(game, database);
+      result.score = heuristic(game, probes, pos, prove.eval_depth, -kProvenScore - 1, kProvenScore + 1);
+      result.scored = true;
+      // df-pn on the question the score makes easy, the other half of the budget.
+      if (open()) df_pn(result.score > 0 || result.answer[kDraw] == kYes ? kWin : kDraw, 0.5);
+      // One answer found ("win?" no, or "at least a draw?" yes): the other, so that the
+      // node's value is settled before the front end expands it.
+      const bool one = result.answer[kWin] != kUnknown || result.answer[kDraw] != kUnknown;
+      if (one && !settled(result.answer)) df_pn(result.answer[kWin] == kUnknown ? kWin : kDraw, 0.5);
+    }
+  } else if (job.kind == JobSpec::kEasy) {
+    df_pn(job.score > 0 ? kWin : kDraw, 1.0);
+  } else {
+    df_pn(job.question, 1.0);
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return result;
+}
+
+}  // namespace gs::prove

@@ -1,0 +1,75 @@
+#include "prove/job.h"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+#include "core/error.h"
+
+namespace gs::prove {
+
+namespace {
+
+// A source is one word; an empty one travels as "-".
+std::string word(const std::string& source) { return source.empty() ? "-" : source; }
+std::string unword(const std::string& source) { return source == "-" ? "" : source; }
+
+Answer answer_of(int value) {
+  if (value < -1 || value > 1) fail("a back-end answer of {} (not -1, 0 or 1)", value);
+  return static_cast<Answer>(value);
+}
+
+}  // namespace
+
+// "job KIND QUESTION BUDGET SCORE" and the position on the next line (positions may
+// hold spaces).
+std::string encode(const JobSpec& job) {
+  return fmt::format("job {} {} {} {}\n{}", static_cast<int>(job.kind), static_cast<int>(job.question),
+                     job.budget, job.score, job.position);
+}
+
+// "answer WIN DRAW WIN_SOURCE DRAW_SOURCE SCORED SCORE NODES SECONDS"
+std::string encode(const JobAnswer& answer) {
+  return fmt::format("answer {} {} {} {} {} {} {} {:.6f}", static_cast<int>(answer.answer[kWin]),
+                     static_cast<int>(answer.answer[kDraw]), word(answer.source[kWin]),
+                     word(answer.source[kDraw]), answer.scored ? 1 : 0, answer.score, answer.nodes,
+                     answer.seconds);
+}
+
+JobSpec decode_job(const std::string& text) {
+  const std::size_t newline = text.find('\n');
+  std::istringstream in(text.substr(0, newline));
+  std::string tag;
+  int kind = -1;
+  int question = -1;
+  JobSpec job;
+  in >> tag >> kind >> question >> job.budget >> job.score;
+  if (!in || tag != "job" || kind < 0 || kind > 2 || question < 0 || question > 1 ||
+      newline == std::string::npos) {
+    fail("not a back-end job: {}", text.substr(0, 80));
+  }
+  job.kind = static_cast<JobSpec::Kind>(kind);
+  job.question = static_cast<Question>(question);
+  job.position = text.substr(newline + 1);
+  return job;
+}
+
+JobAnswer decode_answer(const std::string& text) {
+  std::istringstream in(text);
+  std::string tag;
+  int win = 0;
+  int draw = 0;
+  int scored = 0;
+  JobAnswer answer;
+  in >> tag >> win >> draw >> answer.source[kWin] >> answer.source[kDraw] >> scored >> answer.score >>
+      answer.nodes >> answer.seconds;
+  if (!in || tag != "answer") fail("not a back-end answer: {}", text.substr(0, 80));
+  answer.answer[kWin] = answer_of(win);
+  answer.answer[kDraw] = answer_of(draw);
+  answer.source[kWin] = unword(answer.source[kWin]);
+  answer.source[kDraw] = unword(answer.source[kDraw]);
+  answer.scored = scored != 0;
+  return answer;
+}
+
+}  // namespace gs::prove
