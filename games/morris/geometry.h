@@ -87,10 +87,12 @@ inline std::uint64_t colex_rank(std::uint32_t set) {
 }
 
 // The points of `set` within `within` packed together (bit i: the i-th point of
-// `within`), as BMI2's pext does; by table (64 KiB) where the build has no BMI2.
+// `within`), as BMI2's pext does; by table (64 KiB, made at start-up: too long a loop
+// for a compiler's constant evaluation) where the build has no BMI2.
+#ifndef __BMI2__
 struct ExtractTable {
   std::array<std::array<std::uint8_t, 256>, 256> packed{};  // [within byte][set byte]
-  constexpr ExtractTable() {
+  ExtractTable() {
     for (std::size_t within = 0; within < 256; ++within) {
       for (std::size_t set = 0; set < 256; ++set) {
         unsigned out = 0;
@@ -105,7 +107,8 @@ struct ExtractTable {
     }
   }
 };
-inline constexpr ExtractTable kExtract{};
+inline const ExtractTable kExtract;
+#endif
 
 inline std::uint32_t extract(std::uint32_t set, std::uint32_t within) {
 #ifdef __BMI2__
