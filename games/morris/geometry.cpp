@@ -13,6 +13,20 @@ namespace {
 // Polynomials in one or two variables as dense coefficient arrays.
 using Poly = std::vector<std::uint64_t>;
 
+// The cycles of a permutation of the points, each as the set of its points.
+std::vector<std::uint32_t> cycle_sets(const std::array<std::uint8_t, kMaxPoints>& perm, int points) {
+  std::vector<std::uint32_t> cycles;
+  std::uint32_t seen = 0;
+  for (int p = 0; p < points; ++p) {
+    if ((seen >> p & 1U) != 0) continue;
+    std::uint32_t cycle = 0;
+    for (int q = p; (cycle >> q & 1U) == 0; q = perm[q]) cycle |= 1U << q;
+    seen |= cycle;
+    cycles.push_back(cycle);
+  }
+  return cycles;
+}
+
 }  // namespace
 
 Geometry::Geometry(BoardKind kind, std::string_view name, const std::vector<std::string_view>& points,
@@ -61,16 +75,7 @@ Geometry::Geometry(BoardKind kind, std::string_view name, const std::vector<std:
     apply_.push_back(table);
     // The cycle lengths of the permutation.
     std::vector<int> lengths;
-    std::uint32_t seen = 0;
-    for (int p = 0; p < points_; ++p) {
-      if ((seen >> p & 1U) != 0) continue;
-      int length = 0;
-      for (int q = p; (seen >> q & 1U) == 0; q = perm[q]) {
-        seen |= 1U << q;
-        ++length;
-      }
-      lengths.push_back(length);
-    }
+    for (const std::uint32_t cycle : cycle_sets(perm, points_)) lengths.push_back(std::popcount(cycle));
     cycles_.push_back(std::move(lengths));
   }
   // Burnside: the number of classes is the mean over the group of the sets each
@@ -126,15 +131,7 @@ void Geometry::find_symmetric_sets() {
   symmetric_.assign(((std::size_t{1} << points_) + 63) / 64, 0);
   // The sets a permutation fixes are the unions of its cycles.
   for (std::size_t op = 1; op < perms_.size(); ++op) {
-    std::vector<std::uint32_t> cycles;
-    std::uint32_t seen = 0;
-    for (int p = 0; p < points_; ++p) {
-      if ((seen >> p & 1U) != 0) continue;
-      std::uint32_t cycle = 0;
-      for (int q = p; (cycle >> q & 1U) == 0; q = perms_[op][q]) cycle |= 1U << q;
-      seen |= cycle;
-      cycles.push_back(cycle);
-    }
+    const std::vector<std::uint32_t> cycles = cycle_sets(perms_[op], points_);
     for (std::uint64_t choice = 0; choice < std::uint64_t{1} << cycles.size(); ++choice) {
       std::uint32_t set = 0;
       for (std::uint64_t c = choice; c != 0; c &= c - 1)
