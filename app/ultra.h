@@ -9,6 +9,7 @@
 #include <map>
 #include <string>
 
+#include "app/build.h"
 #include "app/peak_rss.h"
 #include "app/requests.h"
 #include "app/results.h"
@@ -35,6 +36,7 @@ BuildSummary build_ultra(const G& game, const CommonOptions& options, int pieces
     build.heuristic = kind;
     build.quiet = options.quiet;
     build.memory_bytes = static_cast<std::uint64_t>(options.memory_gib * (1ULL << 30));
+    build.threads = threads_of(options);
     retro::build_ultra(game, database, pieces, build, [&](const retro::UltraTierReport& report) {
       if (report.built) {
         ++summary.built;
@@ -50,7 +52,7 @@ BuildSummary build_ultra(const G& game, const CommonOptions& options, int pieces
       if (on_tier) on_tier(tier);
     });
     summary.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    summary.threads = 1;
+    summary.threads = build.threads;
     summary.peak_rss_bytes = peak_rss_bytes();
     summary.directory = retro::ultra_directory(database.location(), kind).string();
     return summary;
@@ -74,7 +76,8 @@ VerifySummary verify_ultra(const G& game, const CommonOptions& options, const Ve
     VerifySummary summary;
     const std::size_t keep = request.max_errors;
     retro::verify_ultra(
-        game, database, request.pieces, kind, keep, [&](const retro::UltraVerifiedTier& found) {
+        game, database, request.pieces, kind, keep, threads_of(options),
+        [&](const retro::UltraVerifiedTier& found) {
           VerifiedTier row;
           row.name = found.name + " ultra";
           row.failure = found.failure;

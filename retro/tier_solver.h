@@ -49,6 +49,7 @@
 #include "core/parallel.h"
 #include "core/progress.h"
 #include "core/radix_sort.h"
+#include "core/tier_walk.h"
 #include "db/database.h"
 
 namespace gs::retro {
@@ -135,24 +136,8 @@ class TierSolver {
     Progress progress(game_.tier_name(tier_), size, options_.quiet);
     progress.set_stage("scan");
     parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
-      if constexpr (UnranksInOrder<G>) {
-        Position pos{};
-        bool valid = false;  // pos is unrank(tier_, i - 1)
-        for (Index i = begin; i < end; ++i) {
-          if (valid) {
-            valid = game_.unrank_next(tier_, i, pos);
-          } else if (const std::optional<Position> first = game_.unrank(tier_, i)) {
-            pos = *first;
-            valid = true;
-          }
-          if (valid) scan(i, pos, thread);  // else a hole
-        }
-      } else {
-        for (Index i = begin; i < end; ++i) {
-          if (const std::optional<Position> pos = game_.unrank(tier_, i))
-            scan(i, *pos, thread);  // else a hole
-        }
-      }
+      for_each_position(game_, tier_, begin, end,
+                        [&](Index i, const Position& pos) { scan(i, pos, thread); });
       progress.add(end - begin);
     });
     // Without an in-tier move, every cell is decided and no win can be lowered.

@@ -22,7 +22,9 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "core/parallel.h"
 #include "core/progress.h"
+#include "core/tier_walk.h"
 #include "db/database.h"
 #include "db/file_io.h"
 #include "db/ultra_file.h"
@@ -86,15 +88,16 @@ inline SectorRanks read_ranks(const std::filesystem::path& directory, std::strin
 // The strong values of a tier, holes as kHoleCode (told by the game, since files may
 // fill them).
 template <Game G>
-std::vector<ValueCode> strong_codes(const G& game, db::Database& database, Tier tier) {
+std::vector<ValueCode> strong_codes(const G& game, db::Database& database, Tier tier, int threads) {
   const db::TierReader* reader = database.find(game, tier);
   if (reader == nullptr)
     fail("tier {} has no strong database: build it first (gamesolver build without --ultra)",
          game.tier_name(tier));
   std::vector<ValueCode> codes(game.size(tier), kHoleCode);
-  for (Index i = 0; i < codes.size(); ++i) {
-    if (game.unrank(tier, i)) codes[i] = reader->code(i);
-  }
+  parallel_for(0, codes.size(), threads, Index{1} << 16, [&](Index begin, Index end, int) {
+    for_each_position(game, tier, begin, end,
+                      [&](Index i, const typename G::Position&) { codes[i] = reader->code(i); });
+  });
   return codes;
 }
 
@@ -108,8 +111,8 @@ struct StrongDifferences {
 
 template <Game G>
 StrongDifferences strong_differences(const G& game, db::Database& database, Tier tier,
-                                     const UltraTier& values, const SectorRanks& ranks) {
-  const std::vector<ValueCode> strong = strong_codes(game, database, tier);
+                                     const UltraTier& values, const SectorRanks& ranks, int threads) {
+  const std::vector<ValueCode> strong = strong_codes(game, database, tier, threads);
   database.forget(tier);
   StrongDifferences found;
   for (Index i = 0; i < strong.size(); ++i) {
@@ -131,12 +134,12 @@ StrongDifferences strong_differences(const G& game, db::Database& database, Tier
 template <Game G>
 requires HasSectors<G> SectorRanks heuristic_ranks(const G& game, db::Database& database,
                                                    const std::vector<Tier>& order, UltraHeuristic heuristic,
-                                                   bool quiet) {
+                                                   bool quiet, int threads) {
   std::map<Tier, SectorCounts> counts;
   if (heuristic == UltraHeuristic::kRatio) {
     Progress progress("ratio heuristic", order.size(), quiet);
     for (const Tier tier : order) {
-      counts.merge(sector_counts(game, tier, strong_codes(game, database, tier)));
+      counts.merge(sector_counts(game, tier, strong_codes(game, database, tier, threads)));
       database.forget(tier);
       progress.add(1);
     }
@@ -157,6 +160,7 @@ struct UltraBuildOptions {
   // The working-memory budget: a tier whose solve would need more (its cells, queue and
   // values, and its children's values in memory) is refused before it starts.
   std::uint64_t memory_bytes = std::uint64_t{8} << 30;
+  int threads = 1;  // for the scans; the propagation within a tier is sequential
 };
 
 // The memory the ultra solve of a tier needs at most: its working cells and queue
@@ -209,7 +213,8 @@ requires HasSectors<G> std::vector<UltraTierReport> build_ultra(
   const db::Location& location = database.location();
   const std::vector<Tier> order = tiers_in_order(game, pieces);
   const std::filesystem::path directory = ultra_directory(location, options.heuristic);
-  const SectorRanks ranks = heuristic_ranks(game, database, order, options.heuristic, options.quiet);
+  const SectorRanks ranks =
+      heuristic_ranks(game, database, order, options.heuristic, options.quiet, options.threads);
   const std::string text = ranks_text(game, ranks, pieces);
   {
     // Ranks made for another set of tiers would make the files disagree.
@@ -254,12 +259,13 @@ requires HasSectors<G> std::vector<UltraTierReport> build_ultra(
       const auto start = std::chrono::steady_clock::now();
       for (const Tier child : game.children(tier))
         load_ultra_tier(game, directory, location, child, ranks, checksum, tables);
-      UltraSolver<G> solver(game, tables, tier, ranks, options.quiet);
+      UltraSolver<G> solver(game, tables, tier, ranks, options.quiet, options.threads);
       UltraTier values;
       values.cells = solver.solve();
       values.sectors = TierSectors::of(game, tier, ranks);
       // The strong projection must be the strong database, value for value.
-      const StrongDifferences differences = strong_differences(game, database, tier, values, ranks);
+      const StrongDifferences differences =
+          strong_differences(game, database, tier, values, ranks, options.threads);
       if (differences.count > 0) {
         fail("tier {} index {}: the ultra value projects to {}, the strong database holds {}", report.name,
              differences.first, differences.projected.to_string(), differences.stored.to_string());
@@ -293,7 +299,7 @@ struct UltraVerifiedTier {
 template <Game G>
 requires HasSectors<G> std::vector<UltraVerifiedTier> verify_ultra(
     const G& game, db::Database& database, int pieces, UltraHeuristic heuristic, std::size_t keep,
-    const std::function<void(const UltraVerifiedTier&)>& on_tier = {}) {
+    int threads = 1, const std::function<void(const UltraVerifiedTier&)>& on_tier = {}) {
   const db::Location& location = database.location();
   const std::filesystem::path directory = ultra_directory(location, heuristic);
   std::string text;
@@ -317,12 +323,12 @@ requires HasSectors<G> std::vector<UltraVerifiedTier> verify_ultra(
       for (const Tier child : game.children(tier))
         load_ultra_tier(game, directory, location, child, ranks, checksum, tables);
       const UltraVerification found =
-          verify_ultra_tier(game, tables, tier, ranks, keep - std::min(keep, listed));
+          verify_ultra_tier(game, tables, tier, ranks, keep - std::min(keep, listed), threads);
       row.inconsistent = found.inconsistent;
       row.listed = found.first;
       listed += row.listed.size();
       const UltraTier& values = *tables.find(tier);
-      row.strong_differs = strong_differences(game, database, tier, values, ranks).count;
+      row.strong_differs = strong_differences(game, database, tier, values, ranks, threads).count;
     } catch (const Error& error) {
       row.failure = error.what();
     }

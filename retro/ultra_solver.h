@@ -6,9 +6,12 @@
 // of distinct in-tier successors not yet processed) and the best value the moves out of
 // the tier give (child tiers and terminal positions, adjusted to this tier's sectors).
 //
-// 1. Scan: each position gets the best value of its moves out of the tier. A positive
-//    one is stored at once (an in-tier successor may still better it); otherwise the cell
-//    counts its distinct in-tier successors (none: the outside value is final).
+// 1. Scan (in parallel): each position gets the best value of its moves out of the tier.
+//    A positive one is stored at once (an in-tier successor may still better it);
+//    otherwise the cell counts its distinct in-tier successors (none: the outside value
+//    is final). Where the game has the retrograde hooks of core/game.h, moves that keep
+//    the tier are counted without being played, the scan steps with unrank_next and
+//    predecessors are ranked by unmove_indices, as in retro/tier_solver.h.
 // 2. Values are processed in order of decreasing |key|, and for equal |key| of
 //    increasing depth (a queue of buckets): a key -k at q makes each undecided
 //    predecessor +k at depth + 1 (or betters a pending positive value); a key +k counts
@@ -17,7 +20,9 @@
 // 3. Cells still counting are stable draws: key 0.
 //
 // Successors and predecessors are counted as distinct indices, as in retro/tier_solver.h.
-// The solve is single-threaded and deterministic.
+// The values do not depend on the order of the entries within a bucket (each entry only
+// makes values of later buckets), so the propagation, which is sequential, and the
+// parallel scan give the same cells on any number of threads.
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -27,7 +32,10 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "core/parallel.h"
 #include "core/progress.h"
+#include "core/small_vector.h"
+#include "core/tier_walk.h"
 #include "retro/ultra_value.h"
 
 namespace gs::retro {
@@ -60,15 +68,20 @@ class UltraSolver {
  public:
   using Position = typename G::Position;
 
-  UltraSolver(const G& game, const UltraTables& tables, Tier tier, const SectorRanks& ranks, bool quiet)
-      : game_(game), tables_(tables), tier_(tier), ranks_(ranks), quiet_(quiet) {
+  UltraSolver(const G& game, const UltraTables& tables, Tier tier, const SectorRanks& ranks, bool quiet,
+              int threads = 1)
+      : game_(game), tier_(tier), ranks_(ranks), quiet_(quiet), threads_(std::max(threads, 1)) {
     sectors_ = TierSectors::of(game, tier, ranks);
     check_sectors();
     for (const Tier child : game.children(tier)) {
-      if (tables.find(child) == nullptr)
+      const UltraTier* values = tables.find(child);
+      if (values == nullptr)
         fail("tier {} needs the ultra values of tier {}, which are not there", game.tier_name(tier),
              game.tier_name(child));
+      children_.push_back({child, values});
     }
+    std::sort(children_.begin(), children_.end(),
+              [](const Child& a, const Child& b) { return a.tier < b.tier; });
   }
 
   // Bytes of working memory per index (cells, outside values, a queue entry at most).
@@ -79,21 +92,29 @@ class UltraSolver {
     const Index size = game_.size(tier_);
     cells_.assign(size, kUltraHole);
     outside_.assign(size, kNoOutside);
+    scratch_ = std::vector<Scratch>(static_cast<std::size_t>(threads_));
     Progress progress(game_.tier_name(tier_) + " ultra", size, quiet_);
     progress.set_stage("scan");
+    parallel_for(0, size, threads_, kChunk, [&](Index begin, Index end, int thread) {
+      Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
+      for_each_position(game_, tier_, begin, end,
+                        [&](Index i, const Position& pos) { scan(i, pos, scratch); });
+      progress.add(end - begin);
+    });
+    // The decided values enter the queue in index order.
     for (Index i = 0; i < size; ++i) {
-      if (const std::optional<Position> pos = game_.unrank(tier_, i)) scan(i, *pos);
-      if ((i & 0xFFFF) == 0xFFFF) progress.add(0x10000);
+      const std::uint32_t cell = cells_[i];
+      if (cell != kUltraHole && !counting(cell)) enqueue(i, UltraValue::unpack(cell));
     }
-    progress.add(size & 0xFFFF);
     progress.set_stage("propagate");
+    Scratch& scratch = scratch_.front();
     while (!queue_.empty()) {
       auto bucket = queue_.begin();
       std::vector<Entry> entries = std::move(bucket->second);
       queue_.erase(bucket);
       for (const Entry& entry : entries) {
         if (cells_[entry.index] != entry.packed) continue;  // bettered since
-        propagate(entry.index, UltraValue::unpack(entry.packed));
+        propagate(entry.index, UltraValue::unpack(entry.packed), scratch);
       }
     }
     for (std::uint32_t& cell : cells_) {
@@ -108,6 +129,23 @@ class UltraSolver {
     Index index = 0;
     std::uint32_t packed = 0;
   };
+  struct Child {
+    Tier tier = 0;
+    const UltraTier* values = nullptr;
+  };
+  // A move's successor in a child tier, looked up once the moves are all ranked.
+  struct Outside {
+    const UltraTier* values = nullptr;
+    Index index = 0;
+  };
+  struct Scratch {
+    MoveList<G> moves;
+    SmallVector<Index, G::kMaxMoves> inside;
+    SmallVector<Outside, G::kMaxMoves> outside;
+    SmallVector<Index, G::kMaxUnmoves> predecessors;
+    UnmoveList<G> unmoves;
+  };
+  static constexpr Index kChunk = 1 << 12;
   // A counting cell: the key's half holds 0x8001, the depth's half the count.
   static constexpr std::uint32_t kCounting = 0x80010000U;
   static constexpr std::uint32_t kNoOutside = 0x80020000U;
@@ -143,52 +181,86 @@ class UltraSolver {
     queue_[{-level, v.depth}].push_back({index, v.packed()});
   }
 
-  // The value of a move's successor, for the position at `index`; in-tier successors
-  // are listed in `inside` instead.
-  std::optional<UltraValue> successor(const Position& next, std::int32_t h,
-                                      std::vector<Index>& inside) const {
-    if (const std::optional<Value> over = game_.terminal(next)) {
-      return ultra_before_move(UltraValue{ultra_absolute(*over, ranks_.win), 0}, 0, h);
-    }
-    const Ranked ranked = game_.rank(next);
-    if (ranked.tier == tier_) {
-      inside.push_back(ranked.index);
-      return std::nullopt;
-    }
-    const UltraTier* child = tables_.find(ranked.tier);
-    if (child == nullptr)
-      fail("a move from tier {} leads to tier {}, which is not among its children", game_.tier_name(tier_),
-           game_.tier_name(ranked.tier));
-    const std::uint32_t cell = child->cells.at(ranked.index);
-    if (cell == kUltraHole)
-      fail("tier {} index {} holds no value (corrupt?)", game_.tier_name(ranked.tier), ranked.index);
-    return ultra_before_move(UltraValue::unpack(cell), child->sectors.rank(ranked.index), h);
+  // The values of a child tier; fails for a tier that is not a child.
+  const UltraTier* child_values(Tier tier) const {
+    const auto child = std::lower_bound(children_.begin(), children_.end(), tier,
+                                        [](const Child& c, Tier t) { return c.tier < t; });
+    if (child != children_.end() && child->tier == tier) return child->values;
+    fail("a move from tier {} leads to tier {}, which is not among its children", game_.tier_name(tier_),
+         game_.tier_name(tier));
   }
 
-  void scan(Index index, const Position& pos) {
+  // The value of each move of pos leaving the tier (the best of them), and the number of
+  // distinct in-tier successors.
+  std::pair<std::optional<UltraValue>, std::size_t> examine(const Position& pos, std::int32_t h,
+                                                            Scratch& scratch) const {
+    MoveList<G>& moves = scratch.moves;
+    scratch.inside.clear();
+    scratch.outside.clear();
+    std::optional<UltraValue> best;
+    std::size_t unranked = 0;  // in-tier successors counted without playing the move
+    bool plain = false;
+    if constexpr (KnowsTierMoves<G>) plain = !game_.has_symmetry(pos);
+    bool counted = false;  // moves holds only the moves leaving the tier
+    if constexpr (CountsTierMoves<G>) {
+      if (plain) {
+        unranked = game_.moves_leaving_tier(pos, moves);
+        counted = true;
+      }
+    }
+    if (!counted) game_.moves(pos, moves);
+    for (const auto& move : moves) {
+      if constexpr (KnowsTierMoves<G>) {
+        if (!counted && plain && game_.keeps_tier(pos, move)) {
+          ++unranked;
+          continue;
+        }
+      }
+      const Position next = game_.play(pos, move);
+      if (const std::optional<Value> over = game_.terminal(next)) {
+        const UltraValue v = ultra_before_move(UltraValue{ultra_absolute(*over, ranks_.win), 0}, 0, h);
+        if (!best || v.better_than(*best)) best = v;
+        continue;
+      }
+      const Ranked ranked = game_.rank(next);
+      if (ranked.tier == tier_) {
+        scratch.inside.push_back(ranked.index);
+        continue;
+      }
+      const UltraTier* child = child_values(ranked.tier);
+      if (ranked.index >= child->cells.size())
+        fail("tier {} has no index {}", game_.tier_name(ranked.tier), ranked.index);
+      __builtin_prefetch(&child->cells[ranked.index]);
+      scratch.outside.push_back({child, ranked.index});
+    }
+    for (const auto& [child, index] : scratch.outside) {
+      const std::uint32_t cell = child->cells[index];
+      if (cell == kUltraHole) fail("a move from tier {} leads to a hole (corrupt?)", game_.tier_name(tier_));
+      const UltraValue v = ultra_before_move(UltraValue::unpack(cell), child->sectors.rank(index), h);
+      if (!best || v.better_than(*best)) best = v;
+    }
+    std::sort(scratch.inside.begin(), scratch.inside.end());
+    const auto distinct = static_cast<std::size_t>(std::unique(scratch.inside.begin(), scratch.inside.end()) -
+                                                   scratch.inside.begin());
+    return {best, unranked + distinct};
+  }
+
+  // Sets cells_[index] and outside_[index]; the queue is filled after the scan.
+  void scan(Index index, const Position& pos, Scratch& scratch) {
     const std::int32_t h = sectors_.rank(index);
     if (const std::optional<Value> over = game_.terminal(pos)) {
-      set(index, ultra_terminal(*over, h, ranks_.win));
+      cells_[index] = checked(ultra_terminal(*over, h, ranks_.win), game_, tier_).packed();
       return;
     }
-    game_.moves(pos, moves_);
-    if (moves_.empty()) {
-      set(index, ultra_terminal(game_.no_move_value(), h, ranks_.win));
+    const auto [best, count] = examine(pos, h, scratch);
+    if (!best && count == 0) {
+      cells_[index] = checked(ultra_terminal(game_.no_move_value(), h, ranks_.win), game_, tier_).packed();
       return;
     }
-    inside_.clear();
-    std::optional<UltraValue> best;
-    for (const auto& move : moves_) {
-      const std::optional<UltraValue> v = successor(game_.play(pos, move), h, inside_);
-      if (v && (!best || v->better_than(*best))) best = v;
-    }
-    if (!inside_.empty() && sectors_.ranges[sectors_.sector(index)].transient)
+    if (count > 0 && sectors_.ranges[sectors_.sector(index)].transient)
       fail("tier {}: a move keeps the tier, whose sector says no move does", game_.tier_name(tier_));
-    std::sort(inside_.begin(), inside_.end());
-    const auto count =
-        static_cast<std::size_t>(std::unique(inside_.begin(), inside_.end()) - inside_.begin());
-    if (count == 0 || (best && best->key > 0)) {
-      set(index, *best);
+    if (count == 0 || best->key > 0) {
+      cells_[index] = checked(*best, game_, tier_).packed();
       return;
     }
     if (count > 0xFFFF)
@@ -202,20 +274,33 @@ class UltraSolver {
     enqueue(index, v);
   }
 
-  void predecessors(Index index, std::vector<Index>& out) {
+  // The distinct in-tier predecessors of the position at `index`, in scratch.predecessors
+  // (up to the returned end).
+  const Index* predecessors(Index index, Scratch& scratch) const {
     const Position pos = *game_.unrank(tier_, index);
-    out.clear();
-    game_.unmoves(pos, unmoves_);
-    for (const Position& p : unmoves_) out.push_back(game_.rank(p).index);
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
+    auto& indices = scratch.predecessors;
+    if constexpr (RanksUnmoves<G>) {
+      game_.unmove_indices(tier_, pos, indices);
+    } else {
+      game_.unmoves(pos, scratch.unmoves);
+      indices.clear();
+      for (const Position& p : scratch.unmoves) indices.push_back(game_.rank(p).index);
+    }
+    for (const Index q : indices) __builtin_prefetch(&cells_[q], 1);
+    // Predecessors of a position without symmetry have distinct indices (core/game.h).
+    bool distinct = false;
+    if constexpr (KnowsTierMoves<G>) distinct = !game_.has_symmetry(pos);
+    if (distinct) return indices.end();
+    std::sort(indices.begin(), indices.end());
+    return std::unique(indices.begin(), indices.end());
   }
 
-  void propagate(Index index, UltraValue v) {
+  void propagate(Index index, UltraValue v, Scratch& scratch) {
     // Within the tier a move leads into the twin sector: the key is negated.
     const UltraValue before{-v.key, v.depth + 1};
-    predecessors(index, preds_);
-    for (const Index p : preds_) {
+    const Index* last = predecessors(index, scratch);
+    for (const Index* q = scratch.predecessors.begin(); q != last; ++q) {
+      const Index p = *q;
       std::uint32_t& cell = cells_[p];
       if (cell == kUltraHole) fail("tier {}: an unmove leads to hole {}", game_.tier_name(tier_), p);
       if (before.key > 0) {
@@ -248,18 +333,16 @@ class UltraSolver {
   }
 
   const G& game_;
-  const UltraTables& tables_;
   Tier tier_;
   const SectorRanks& ranks_;
   bool quiet_;
+  int threads_;
   TierSectors sectors_;
+  std::vector<Child> children_;
   std::vector<std::uint32_t> cells_;
   std::vector<std::uint32_t> outside_;
   std::map<std::pair<std::int32_t, std::int32_t>, std::vector<Entry>> queue_;
-  MoveList<G> moves_;
-  UnmoveList<G> unmoves_;
-  std::vector<Index> inside_;
-  std::vector<Index> preds_;
+  std::vector<Scratch> scratch_;
 };
 
 }  // namespace gs::retro

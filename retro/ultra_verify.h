@@ -10,6 +10,7 @@
 // With depths this check is not merely local: along the moves that realize a non-zero
 // value the depth strictly falls, so no cycle of positions can hold a consistent wrong
 // value, and the zeros are then forced by their successors.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -17,6 +18,8 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "core/parallel.h"
+#include "core/small_vector.h"
 #include "retro/ultra_solver.h"
 #include "retro/ultra_value.h"
 
@@ -48,8 +51,7 @@ requires HasSectors<G> UltraValue ultra_expected(const G& game, const UltraTable
   game.moves(pos, moves);
   if (moves.empty()) return ultra_terminal(game.no_move_value(), h, ranks.win);
   std::optional<std::int32_t> key;
-  std::vector<UltraValue> given;
-  given.reserve(moves.size());
+  SmallVector<UltraValue, G::kMaxMoves> given;
   for (const auto& move : moves) {
     const typename G::Position next = game.play(pos, move);
     UltraValue v;
@@ -78,36 +80,50 @@ requires HasSectors<G> UltraValue ultra_expected(const G& game, const UltraTable
   return best;
 }
 
-// Checks every index of a tier; holes must be exactly the indices without a position.
+// Checks every index of a tier, on `threads` threads; holes must be exactly the indices
+// without a position. Each index is unranked on its own (no stepping hook).
 template <Game G>
 requires HasSectors<G> UltraVerification verify_ultra_tier(const G& game, const UltraTables& tables,
                                                            Tier tier, const SectorRanks& ranks,
-                                                           std::size_t keep = 1) {
+                                                           std::size_t keep = 1, int threads = 1) {
   const UltraTier* self = tables.find(tier);
   if (self == nullptr) fail("tier {} has no ultra values", game.tier_name(tier));
   if (self->cells.size() != game.size(tier))
     fail("tier {} has {} ultra values for {} indices", game.tier_name(tier), self->cells.size(),
          game.size(tier));
-  UltraVerification result;
-  for (Index i = 0; i < self->cells.size(); ++i) {
-    const std::optional<typename G::Position> pos = game.unrank(tier, i);
-    const std::uint32_t cell = self->cells[i];
-    UltraValue stored = UltraValue::unpack(cell);
-    UltraValue expected;
-    bool good = false;
-    if (!pos) {
-      good = cell == kUltraHole;
-      expected = UltraValue::unpack(kUltraHole);
-    } else {
-      expected = ultra_expected(game, tables, tier, i, *pos, ranks);
-      good = cell != kUltraHole && stored == expected;
+  // A thread's chunks come in increasing order: its first `keep` findings are its lowest.
+  std::vector<UltraVerification> found(static_cast<std::size_t>(std::max(threads, 1)));
+  parallel_for(0, self->cells.size(), threads, Index{1} << 14, [&](Index begin, Index end, int thread) {
+    UltraVerification& mine = found[static_cast<std::size_t>(thread)];
+    for (Index i = begin; i < end; ++i) {
+      const std::optional<typename G::Position> pos = game.unrank(tier, i);
+      const std::uint32_t cell = self->cells[i];
+      UltraValue stored = UltraValue::unpack(cell);
+      UltraValue expected;
+      bool good = false;
+      if (!pos) {
+        good = cell == kUltraHole;
+        expected = UltraValue::unpack(kUltraHole);
+      } else {
+        expected = ultra_expected(game, tables, tier, i, *pos, ranks);
+        good = cell != kUltraHole && stored == expected;
+      }
+      ++mine.checked;
+      if (good) continue;
+      ++mine.inconsistent;
+      if (mine.first.size() < keep)
+        mine.first.push_back({i, pos ? game.position_text(*pos) : std::string("(hole)"), stored, expected});
     }
-    ++result.checked;
-    if (good) continue;
-    ++result.inconsistent;
-    if (result.first.size() < keep)
-      result.first.push_back({i, pos ? game.position_text(*pos) : std::string("(hole)"), stored, expected});
+  });
+  UltraVerification result;
+  for (UltraVerification& part : found) {
+    result.checked += part.checked;
+    result.inconsistent += part.inconsistent;
+    for (UltraInconsistency& bad : part.first) result.first.push_back(std::move(bad));
   }
+  std::sort(result.first.begin(), result.first.end(),
+            [](const UltraInconsistency& a, const UltraInconsistency& b) { return a.index < b.index; });
+  if (result.first.size() > keep) result.first.resize(keep);
   return result;
 }
 

@@ -39,11 +39,11 @@ Morris variant(std::string_view name, const std::vector<std::string>& rules = {}
   return Morris::from_options(name, rules);
 }
 
-// Solves the tiers (children first) with the engine.
+// Solves the tiers (children first) with the engine, its scan on two threads.
 UltraTables ultra_solve(const Morris& game, const std::vector<Tier>& order, const SectorRanks& ranks) {
   UltraTables tables;
   for (const Tier tier : order) {
-    retro::UltraSolver<Morris> solver(game, tables, tier, ranks, true);
+    retro::UltraSolver<Morris> solver(game, tables, tier, ranks, true, 2);
     UltraTier values;
     values.cells = solver.solve();
     values.sectors = retro::TierSectors::of(game, tier, ranks);
@@ -418,10 +418,13 @@ TEST(UltraVerify, AcceptsTheEngineAndCatchesACorruptedValue) {
   }
   ASSERT_TRUE(changed);
   tables.put(tier, corrupted);
-  const retro::UltraVerification check = retro::verify_ultra_tier(game, tables, tier, ranks);
-  EXPECT_GE(check.inconsistent, 1U);
-  ASSERT_FALSE(check.first.empty());
-  EXPECT_EQ(check.first.front().index, *changed);
+  for (const int threads : {1, 3}) {
+    const retro::UltraVerification check = retro::verify_ultra_tier(game, tables, tier, ranks, 2, threads);
+    EXPECT_GE(check.inconsistent, 1U);
+    ASSERT_FALSE(check.first.empty());
+    EXPECT_EQ(check.first.front().index, *changed);
+    EXPECT_EQ(check.checked, game.size(tier));
+  }
 }
 
 // The files: build, verify, a corrupted value caught by verify, a damaged file refused.
@@ -433,14 +436,33 @@ TEST(UltraFiles, BuildVerifyAndCatchCorruption) {
   retro::UltraBuildOptions options;
   options.heuristic = retro::UltraHeuristic::kStones;
   options.quiet = true;
+  options.threads = 2;
   const auto reports = retro::build_ultra(game, database, 4, options);
   ASSERT_FALSE(reports.empty());
   for (const auto& report : reports) EXPECT_TRUE(report.built) << report.name;
+  const std::filesystem::path directory = retro::ultra_directory(database.location(), options.heuristic);
+  {
+    // One thread writes the same files.
+    TempDir single;
+    test::build(game, single.path(), 4, 2);
+    db::Database other(db::Location::of(game, single.path()));
+    retro::UltraBuildOptions alone = options;
+    alone.threads = 1;
+    (void)retro::build_ultra(game, other, 4, alone);
+    const std::filesystem::path there = retro::ultra_directory(other.location(), options.heuristic);
+    std::size_t compared = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) {
+      EXPECT_EQ(test::read_file(entry.path()), test::read_file(there / entry.path().filename()))
+          << entry.path().filename();
+      ++compared;
+    }
+    EXPECT_EQ(compared, reports.size() + 1);  // the tiers and ranks.txt
+  }
   // A second build finds every file good.
   for (const auto& report : retro::build_ultra(game, database, 4, options)) EXPECT_FALSE(report.built);
   auto inconsistent = [&] {
     std::uint64_t total = 0;
-    for (const auto& row : retro::verify_ultra(game, database, 4, options.heuristic, 5)) {
+    for (const auto& row : retro::verify_ultra(game, database, 4, options.heuristic, 5, 2)) {
       EXPECT_TRUE(row.failure.empty()) << row.failure;
       total += row.inconsistent + row.strong_differs;
     }
@@ -457,7 +479,6 @@ TEST(UltraFiles, BuildVerifyAndCatchCorruption) {
 
   // A value changed in a file whose checksums are right: verify finds it.
   const Tier tier = Morris::from_options("five", {}).tiers(4).back();
-  const std::filesystem::path directory = retro::ultra_directory(database.location(), options.heuristic);
   const std::filesystem::path path = directory / (game.tier_name(tier) + std::string(db::kUltraSuffix));
   const db::UltraHeader header = db::read_ultra_header(path);
   db::UltraFile file = db::read_ultra_tier(path, header);
