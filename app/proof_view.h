@@ -1,8 +1,9 @@
 #pragma once
 // A proof store (prove/store.h) as the explorer shows it: the game it belongs to, read
-// from its meta table, and its root and best line (prove::Manager::best_line), read
-// without the writer's lock, so that a store a run is writing can be looked at (SQLite's
-// WAL lets a reader see the last committed pass).
+// from its meta table, and its root and best line (prove::Manager::best_line, as the last
+// commit recorded them: prove/view.h), read without the writer's lock, so that a store
+// a run is writing can be looked at (SQLite's WAL lets a reader see the last committed
+// pass).
 #include <cstddef>
 #include <filesystem>
 #include <string>

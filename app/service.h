@@ -43,6 +43,7 @@
 #include "prove/manager.h"
 #include "prove/mpi_prove.h"
 #include "prove/store.h"
+#include "prove/view.h"
 #include "retro/build.h"
 #include "retro/count.h"
 #include "search/solve.h"
@@ -313,13 +314,21 @@ class Service final : public GameService {
     prove::Store store(store_path, false);
     const std::optional<std::string> root = store.meta("root");
     if (!root) fail("the proof store {} has no root yet", store_path.string());
+    ProofView view;
+    view.label = label();
+    view.store = store_path.string();
+    // What the last commit recorded: a few rows, however large the store.
+    if (std::optional<prove::ProofState> state = prove::read_view(store, max_line)) {
+      view.summary = std::move(state->summary);
+      view.line = std::move(state->line);
+      return view;
+    }
+    // A store last written before views were recorded: the tree is read whole (the next
+    // run on it records the view at its first commit).
     std::unique_ptr<db::Database> database;
     std::error_code error;
     if (!data.empty() && std::filesystem::is_directory(location(data).directory(), error))
       database = std::make_unique<db::Database>(location(data));
-    ProofView view;
-    view.label = label();
-    view.store = store_path.string();
     const prove::ProveOptions options;
     // The manager refuses a store of another game, variant or rules; it reads, never writes.
     prove::Manager<G> manager(game_, database.get(), store, options, game_.parse_position(*root),

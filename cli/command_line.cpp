@@ -290,7 +290,8 @@ CommandLine::CommandLine(CLI::App& app) {
       ->excludes(check);
   prove
       ->add_option("--mpi-timeout", command_.prove.mpi_timeout,
-                   "seconds a rank with a job may stay silent before its job goes to another rank")
+                   "seconds a rank with a job may stay silent before its job goes to another rank; with "
+                   "--prover-time, a job not answered within 3 x its time plus this goes to another rank too")
       ->capture_default_str()
       ->check(number_in(0.5, 1e6));
   prove->add_option("--check-nodes", command_.prove.check_nodes, "the checker's nodes per back-end answer")

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <optional>
 #include <thread>
@@ -19,7 +20,8 @@ using Clock = std::chrono::steady_clock;
 struct JobFarm::Impl {
   struct Worker {
     enum class State { kStarting, kIdle, kWorking, kLost } state = State::kStarting;
-    std::int64_t job = -1;  // the number of its job while it works
+    std::int64_t job = -1;      // the number of its job while it works
+    Clock::time_point given{};  // when it was given that job
     Clock::time_point heard{};
     std::int64_t pid = 0;
     std::string host;
@@ -46,7 +48,8 @@ int JobFarm::workers() const { return impl_->session.ranks() - 1; }
 const std::vector<int>& JobFarm::lost_ranks() const { return impl_->lost; }
 const std::vector<int>& JobFarm::hung_ranks() const { return impl_->hung; }
 
-std::vector<std::string> JobFarm::run(const std::vector<std::string>& jobs) {
+std::vector<std::string> JobFarm::run(const std::vector<std::string>& jobs,
+                                      const std::vector<double>& limits) {
   using State = Impl::Worker::State;
   Impl& farm = *impl_;
   const std::int64_t first = farm.next;
@@ -60,6 +63,11 @@ std::vector<std::string> JobFarm::run(const std::vector<std::string>& jobs) {
   auto index_of = [&](std::int64_t number) -> std::optional<std::size_t> {
     if (number < first || number >= farm.next) return std::nullopt;
     return static_cast<std::size_t>(number - first);
+  };
+  // The time limit of a job of this batch, in seconds (0: none).
+  auto limit_of = [&](std::int64_t number) {
+    const std::optional<std::size_t> job = index_of(number);
+    return job && *job < limits.size() ? limits[*job] : 0.0;
   };
   auto running = [&](std::int64_t number) {
     return std::any_of(farm.workers.begin() + 1, farm.workers.end(),
@@ -75,6 +83,7 @@ std::vector<std::string> JobFarm::run(const std::vector<std::string>& jobs) {
       worker.state = State::kWorking;
       worker.job = first + static_cast<std::int64_t>(job);
       worker.heard = Clock::now();
+      worker.given = worker.heard;
       // A send to a dead rank may fail (or not): either way its silence gives it up.
       wire::post({wire::kWork, worker.job, 0, 0, 0, 0}, rank, wire::kToWorker);
       wire::post_text(jobs[job], rank);
@@ -119,22 +128,27 @@ std::vector<std::string> JobFarm::run(const std::vector<std::string>& jobs) {
       }
       continue;
     }
-    // Silent working ranks are given up; their jobs go back to the front of the queue.
+    // Silent working ranks, and working ranks past their job's time limit, are given up;
+    // their jobs go back to the front of the queue.
     const auto now = Clock::now();
     for (int rank = 1; rank < farm.session.ranks(); ++rank) {
       Impl::Worker& worker = farm.workers[static_cast<std::size_t>(rank)];
-      if (now - worker.heard <= timeout ||
-          (worker.state != State::kWorking && worker.state != State::kStarting)) {
-        continue;
-      }
+      if (worker.state != State::kWorking && worker.state != State::kStarting) continue;
+      const bool silent = now - worker.heard > timeout;
+      const double limit = worker.state == State::kWorking ? limit_of(worker.job) : 0.0;
+      const bool overdue = limit > 0 && now - worker.given > std::chrono::duration<double>(limit);
+      if (!silent && !overdue) continue;
       const bool had_job = worker.state == State::kWorking;
       worker.state = State::kLost;
       farm.lost.push_back(rank);
       const std::optional<std::size_t> job = had_job ? index_of(worker.job) : std::nullopt;
       const bool handed_again = job && !answers[*job] && !running(worker.job);
       if (handed_again) queue.push_front(*job);
-      fmt::print(stderr, "manager: rank {} (pid {}) silent for {:.0f} s: given up{}\n", rank, worker.pid,
-                 farm.options.timeout_seconds, handed_again ? "; its job goes to another rank" : "");
+      const std::string why = silent
+                                  ? fmt::format("silent for {:.0f} s", farm.options.timeout_seconds)
+                                  : fmt::format("no answer to its job within its limit of {:.1f} s", limit);
+      fmt::print(stderr, "manager: rank {} (pid {}) {}: given up{}\n", rank, worker.pid, why,
+                 handed_again ? "; its job goes to another rank" : "");
     }
     const bool any = std::any_of(farm.workers.begin() + 1, farm.workers.end(),
                                  [](const Impl::Worker& w) { return w.state != State::kLost; });
@@ -165,9 +179,19 @@ void JobFarm::stop() {
   farm.hung = wire::end_lost_ranks(lost);
 }
 
+namespace {
+
+// The test hook of serve_jobs (dist/job_farm.h): whether this rank is to hang.
+bool told_to_hang(const Session& session) {
+  const char* value = std::getenv("GAMESOLVER_TEST_HANG_RANK");
+  return value != nullptr && std::string(value) == std::to_string(session.rank());
+}
+
+}  // namespace
+
 void serve_jobs(const Session& session, const FarmOptions& options,
                 const std::function<std::string(const std::string&)>& run) {
-  (void)session;
+  const bool hang = told_to_hang(session);
   wire::hello();
   while (true) {
     const wire::Message order = wire::receive(0, wire::kToWorker);
@@ -175,8 +199,12 @@ void serve_jobs(const Session& session, const FarmOptions& options,
     if (order[0] != wire::kWork) fail("MPI: the manager sent an unknown message kind {}", order[0]);
     const std::string job = wire::receive_text(0);
     std::string answer;
-    const std::exception_ptr failure =
-        wire::beating(order[1], options.heartbeat_seconds, [&] { answer = run(job); });
+    const std::exception_ptr failure = wire::beating(order[1], options.heartbeat_seconds, [&] {
+      if (hang) {
+        for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the test hook
+      }
+      answer = run(job);
+    });
     if (failure) {
       wire::send({wire::kFailed, order[1], 0, 0, 0, 0}, 0, wire::kToManager);
       wire::send_text(wire::message_of(failure), 0);

@@ -5,8 +5,10 @@
 // Rank 0 hands one job at a time to each idle worker rank and collects the answers of a
 // batch; a worker runs its job on a second thread and sends a heartbeat meanwhile. A rank
 // that stays silent longer than the timeout while it has a job (it died, or hangs) is
-// given up and its job handed to another rank; if it speaks again it is taken back, and
-// an answer to a job answered meanwhile is ignored. Surviving the death of a rank needs
+// given up and its job handed to another rank; so is a rank that still beats but has not
+// answered a job within the job's time limit, where the caller gives one (its job runs
+// away or is stuck). If it speaks again (answers) it is taken back, and an answer to a
+// job answered meanwhile is ignored. Surviving the death of a rank needs
 // `mpirun --enable-recovery`. The messages are dist/mpi_wire.h's: kWork (the job's number,
 // then its text), kDone (the number, then the answer's text), kFailed (the number, then
 // the error), kAlive, kHello, kStop.
@@ -34,8 +36,10 @@ class JobFarm {
   JobFarm& operator=(const JobFarm&) = delete;
 
   // Runs every job on the worker ranks and returns their answers in the same order.
-  // Throws gs::Error when a worker fails a job (its error text) or every worker is lost.
-  std::vector<std::string> run(const std::vector<std::string>& jobs);
+  // `limits`: seconds each job may take on a rank before the rank is given up and the job
+  // handed to another (empty, or 0 for a job: none). Throws gs::Error when a worker fails
+  // a job (its error text) or every worker is lost.
+  std::vector<std::string> run(const std::vector<std::string>& jobs, const std::vector<double>& limits = {});
   // Stops the workers that answer and ends given-up ranks still running on this machine;
   // then lost_ranks() and hung_ranks() are final.
   void stop();
@@ -51,6 +55,11 @@ class JobFarm {
 
 // A worker's side (ranks 1..P-1): answers the jobs the manager sends with `run` until
 // told to stop. An exception from `run` is reported to the manager, which ends the job.
+//
+// Test hook, for tests/mpi_prove_test.sh only: with the environment variable
+// GAMESOLVER_TEST_HANG_RANK set to this rank's number, the rank takes its first job and
+// never answers it (its job thread sleeps forever while the heartbeats go on), as a
+// runaway or deadlocked job would.
 void serve_jobs(const Session& session, const FarmOptions& options,
                 const std::function<std::string(const std::string&)>& run);
 

@@ -27,6 +27,8 @@
 //   threshold, propagates answers up the graph and commits.
 // - Seeding: with a line of moves from the root, the nodes of the line are proven from
 //   its last position back to the root.
+// - Each commit also records what the explorer shows (prove/view.h): the root's answers
+//   and numbers, the counts and the best line, so that a reader need not load the tree.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -52,6 +54,7 @@
 #include "prove/job.h"
 #include "prove/report.h"
 #include "prove/store.h"
+#include "prove/view.h"
 #include "search/databases.h"
 #include "search/key.h"
 #include "search/score.h"
@@ -616,10 +619,24 @@ class Manager {
       n.dirty = false;
     }
     meta_["threshold"] = std::to_string(threshold_);
+    ProveSummary state;
+    fill_state(state);
+    meta_["view"] = encode_view(state, best_line(kViewLine));
     store_.commit(changed, meta_);
   }
 
   void fill(ProveSummary& summary) {
+    fill_state(summary);
+    std::error_code error;
+    for (const char* suffix : {"", "-wal"}) {
+      const auto size = std::filesystem::file_size(store_.path().string() + suffix, error);
+      if (!error) summary.store_bytes += size;
+    }
+  }
+
+  // The summary's root, counts, threshold and root numbers: what the store says, but for
+  // its size.
+  void fill_state(ProveSummary& summary) {
     const StoredNode& root = nodes_[root_].stored;
     summary.position = root.position;
     summary.win = root.answer[kWin];
@@ -641,11 +658,6 @@ class Manager {
       const Numbers numbers = numbers_of(root_, root.answer[kWin] == kUnknown ? kWin : kDraw);
       summary.root_proof = numbers.proof;
       summary.root_disproof = numbers.disproof;
-    }
-    std::error_code error;
-    for (const char* suffix : {"", "-wal"}) {
-      const auto size = std::filesystem::file_size(store_.path().string() + suffix, error);
-      if (!error) summary.store_bytes += size;
     }
   }
 

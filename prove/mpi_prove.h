@@ -9,6 +9,11 @@
 // tables get the --memory of all workers divided by P-1, so that with budgets in nodes
 // only (--prover-time 0) an mpirun of P ranks writes the same store as a run with
 // --workers P-1, whichever rank answers which job and however many ranks are lost.
+//
+// A rank is given up when it is silent for the timeout while it has a job, and, where
+// the jobs have a time budget (--prover-time), when it has not answered its job within
+// job_time_limit() (its heartbeats only say that the process lives, not that the job
+// will end).
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -30,6 +35,15 @@ struct MpiProveOptions {
   double timeout_seconds = 60;  // a rank silent this long while it has a job is given up
   bool quiet = false;
 };
+
+// How long a job with a time budget may take on a worker rank before it is presumed lost
+// and handed to another: three times its budget (a full job's searches may use one and a
+// half, and a rank may be slowed down by others on its core), plus the silence timeout as
+// a margin for starting it and sending its answer. 0 (no limit) for budgets in nodes only.
+inline double job_time_limit(const ProveOptions& options, const JobSpec& job, double timeout_seconds) {
+  if (options.prover_seconds <= 0) return 0;
+  return 3 * options.prover_seconds * static_cast<double>(job.budget) + timeout_seconds;
+}
 
 // Runs this rank's part of the proof. On rank 0, `manage` runs the manager with the jobs
 // going through the runner it is given and returns the summary, which `report` gets
@@ -58,10 +72,14 @@ bool prove_with_mpi(const G& game, db::Database* database, ProveOptions options,
     dist::JobFarm farm(session, farm_options);
     ProveSummary summary = manage(options, [&](const std::vector<JobSpec>& jobs) {
       std::vector<std::string> texts;
+      std::vector<double> limits;
       texts.reserve(jobs.size());
-      for (const JobSpec& job : jobs) texts.push_back(encode(job));
+      for (const JobSpec& job : jobs) {
+        texts.push_back(encode(job));
+        limits.push_back(job_time_limit(options, job, mpi.timeout_seconds));
+      }
       std::vector<JobAnswer> answers;
-      for (const std::string& text : farm.run(texts)) answers.push_back(decode_answer(text));
+      for (const std::string& text : farm.run(texts, limits)) answers.push_back(decode_answer(text));
       return answers;
     });
     farm.stop();

@@ -2,7 +2,7 @@
 // The proof tree's store: one SQLite file per proof (docs/PROVE.md).
 //
 //   meta(name, value)   the game label, the root position, the current threshold, the
-//                       next sequence number
+//                       next sequence number, the explorer's view (prove/view.h)
 //   nodes(key, ...)     one row per position of the tree that is not over: its key (the
 //                       canonical rank's mix, search/key.h), the position's text, whether
 //                       it was expanded, its heuristic score, the threshold at which a
@@ -74,6 +74,10 @@ class Store {
   sqlite3* db_ = nullptr;
   int lock_fd_ = -1;
 };
+
+// The rows that the stores of this process have read so far (every row a query of theirs
+// stepped to): a hook for tests that a reader reads a bounded number of rows.
+std::uint64_t rows_read();
 
 // Whether the store at `path` exists.
 bool store_exists(const std::filesystem::path& path);

@@ -9,8 +9,9 @@
 //                              least a draw?", proof and disproof numbers while open),
 //                              threshold and counts, and its best line from the root
 //
-// Each request opens its store read-only, without the writer's lock, and reads it whole:
-// a store that a `prove` run is writing shows its last committed pass.
+// Each request opens its store read-only, without the writer's lock, and reads the view
+// its last commit recorded (prove/view.h: a few meta rows, whatever the store's size): a
+// store that a `prove` run is writing shows its last committed pass.
 #include <filesystem>
 #include <string>
 #include <vector>

@@ -7,6 +7,12 @@
 #   mpi_prove_test.sh BINARY WORKDIR kill    a worker rank killed (SIGKILL) mid-run: its
 #                                            job goes to the other worker, the run ends
 #                                            well, with the same answer and store
+#   mpi_prove_test.sh BINARY WORKDIR hang    a worker rank that takes its first job and
+#                                            never answers it while its heartbeats go on
+#                                            (the test hook GAMESOLVER_TEST_HANG_RANK): the
+#                                            job's time limit (--prover-time) gives it up,
+#                                            its job goes to the other worker, the run ends
+#                                            well with the same answer
 set -euo pipefail
 bin=$1
 work=$2/$3
@@ -80,6 +86,30 @@ case $mode in
     grep -q '"lost_ranks": \[' "$work/kill.json" && tr -d ' \n' <"$work/kill.json" | grep -q '"lost_ranks":\[2\]' ||
       die "the result does not name rank 2 as lost"
     same_as_threads kill
+    ;;
+  hang)
+    # Time budgets (0.2 s a job, far more than 1,000 nodes take) so that a job has a time
+    # limit: 3 x 0.2 s + the 2 s timeout. Rank 2 keeps beating, so only that limit can
+    # give it up: without it the run would wait for rank 2 forever (failed by timeout).
+    GAMESOLVER_TEST_HANG_RANK=2 timeout --kill-after=10 120 mpirun --oversubscribe --bind-to none \
+      -x GAMESOLVER_TEST_HANG_RANK --enable-recovery -np 3 "$bin" prove jungle "$position" --store "$work/hang.db" \
+      --data "$work/data" --prover-time 0.2 --prover-nodes 1000 --memory 0.125 --mpi --mpi-timeout 2 --json \
+      >"$work/hang.json" 2>"$work/hang.log" || die "the run with a hung worker failed: $(tail -5 "$work/hang.log")"
+    pid=$(grep -oE "manager: rank 2 is pid [0-9]+" "$work/hang.log" | grep -oE "[0-9]+$") ||
+      die "rank 2 never said hello: $(tail -5 "$work/hang.log")"
+    grep -E "rank 2 \(pid $pid\) no answer to its job within its limit of 2\.6 s: given up; its job goes to another rank" \
+      "$work/hang.log" || die "rank 2 was not given up for its job's time limit: $(tail -5 "$work/hang.log")"
+    ! grep -E "silent for" "$work/hang.log" || die "a rank fell silent: the heartbeats should have gone on"
+    grep -E "rank 2 \(pid $pid\) is still running: killing it" "$work/hang.log" ||
+      die "the manager did not end the hung rank"
+    kill -0 "$pid" 2>/dev/null && die "the hung rank (pid $pid) still runs"
+    tr -d ' \n' <"$work/hang.json" | grep -q '"lost_ranks":\[2\]' || die "the result does not name rank 2 as lost"
+    tr -d ' \n' <"$work/hang.json" | grep -q '"worker_ranks":2' || die "the result does not count 2 worker ranks"
+    [ "$(grep '"result"' "$work/hang.json")" = "$(grep '"result"' "$work/threads.json")" ] ||
+      die "the answers differ: $(grep '"result"' "$work/hang.json") against $(grep '"result"' "$work/threads.json")"
+    "$bin" prove jungle "$position" --store "$work/hang.db" --data "$work/data" --check >"$work/hang.check" ||
+      die "the store of the run with a hung worker fails the checker: $(tail -3 "$work/hang.check")"
+    echo "hang: $(grep -o '"result": "[a-z ]*"' "$work/hang.json"), rank 2 given up at its job's time limit"
     ;;
   *)
     die "unknown mode $mode"

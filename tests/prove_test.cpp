@@ -29,6 +29,7 @@
 #include "prove/job.h"
 #include "prove/manager.h"
 #include "prove/store.h"
+#include "prove/view.h"
 #include "tests/brute_force.h"
 #include "tests/db_fixture.h"
 #include "tests/graph_game.h"
@@ -360,6 +361,96 @@ TEST(ProveGraph, BestLineFollowsTheProof) {
     }
   }
   EXPECT_GT(followed, 0);
+}
+
+// What a run records for the explorer at each commit (prove/view.h) is what the manager
+// computes from the whole tree: the root's answers and numbers, the counts and the best
+// line, read back from the store's meta table alone. Runs stopped after a few passes
+// leave open roots, with proof numbers along their lines.
+TEST(ProveGraph, RecordedViewIsTheManagers) {
+  std::mt19937_64 random(11);
+  int open = 0;
+  int numbered = 0;
+  for (int g = 0; g < 16; ++g) {
+    const GraphGame game(test::random_graph(random, 16, 5));
+    if (game.terminal({0})) continue;
+    SCOPED_TRACE(fmt::format("graph {}", g));
+    test::TempDir dir;
+    prove::Store store(dir.path() / "proof.db", true, false);
+    prove::ProveOptions options = small_options(2);
+    options.passes = static_cast<std::uint64_t>(g % 4) * 2;  // 0: to the end
+    prove::Manager<GraphGame> manager(game, nullptr, store, options, {0}, "test");
+    (void)manager.run();
+    const prove::ProveSummary expected = manager.status();
+    const std::vector<prove::LineStep> line = manager.best_line(prove::kViewLine);
+    const std::uint64_t before = prove::rows_read();
+    const std::optional<prove::ProofState> view = prove::read_view(store, prove::kViewLine);
+    EXPECT_LE(prove::rows_read() - before, 3U);  // meta: the view, the root, the threshold
+    ASSERT_TRUE(view.has_value());
+    const prove::ProveSummary& s = view->summary;
+    EXPECT_EQ(s.position, expected.position);
+    EXPECT_EQ(s.answer, expected.answer);
+    EXPECT_EQ(s.win, expected.win);
+    EXPECT_EQ(s.draw, expected.draw);
+    EXPECT_EQ(s.nodes, expected.nodes);
+    EXPECT_EQ(s.proven, expected.proven);
+    EXPECT_EQ(s.open, expected.open);
+    EXPECT_EQ(s.likely, expected.likely);
+    EXPECT_EQ(s.root_proof, expected.root_proof);
+    EXPECT_EQ(s.root_disproof, expected.root_disproof);
+    EXPECT_EQ(s.threshold, expected.threshold);
+    ASSERT_EQ(view->line.size(), line.size());
+    for (std::size_t i = 0; i < line.size(); ++i) {
+      const prove::LineStep& a = view->line[i];
+      const prove::LineStep& b = line[i];
+      EXPECT_EQ(a.move, b.move) << i;
+      EXPECT_EQ(a.position, b.position) << i;
+      EXPECT_EQ(a.win, b.win) << i;
+      EXPECT_EQ(a.draw, b.draw) << i;
+      EXPECT_EQ(a.answer, b.answer) << i;
+      EXPECT_EQ(a.source[0], b.source[0]) << i;
+      EXPECT_EQ(a.source[1], b.source[1]) << i;
+      EXPECT_EQ(a.over, b.over) << i;
+      EXPECT_EQ(a.expanded, b.expanded) << i;
+      EXPECT_EQ(a.repeated, b.repeated) << i;
+      EXPECT_EQ(a.scored, b.scored) << i;
+      EXPECT_EQ(a.score, b.score) << i;
+      EXPECT_EQ(a.proof, b.proof) << i;
+      EXPECT_EQ(a.disproof, b.disproof) << i;
+      numbered += b.proof != 0 ? 1 : 0;
+    }
+    open += expected.answer == "win" || expected.answer == "loss" || expected.answer == "draw" ? 0 : 1;
+    // A line shorter than recorded is cut.
+    EXPECT_EQ(prove::read_view(store, 1)->line.size(), 1U);
+  }
+  EXPECT_GT(open, 0);
+  EXPECT_GT(numbered, 0);
+}
+
+// A view's text refuses what it cannot hold, and text that is no view.
+TEST(ProveView, EncodingRoundTripsAndRefusesBadText) {
+  prove::ProveSummary summary;
+  summary.nodes = 7;
+  summary.answer = "at least a draw";
+  summary.draw = 1;
+  prove::LineStep step;
+  step.position = "7/2e4/7/3d3/7/7/R6 w";
+  step.answer = "unknown";
+  step.proof = std::uint64_t{1} << 62;
+  const prove::ProofState state = prove::decode_view(prove::encode_view(summary, {step, step}));
+  EXPECT_EQ(state.summary.nodes, 7U);
+  EXPECT_EQ(state.summary.answer, "at least a draw");
+  EXPECT_EQ(state.summary.draw, 1);
+  ASSERT_EQ(state.line.size(), 2U);
+  EXPECT_EQ(state.line[1].position, step.position);
+  EXPECT_EQ(state.line[1].proof, step.proof);
+  step.position = "a\tb";
+  step.position[1] = '\t';
+  EXPECT_THROW((void)prove::encode_view(summary, {step}), Error);
+  for (const char* bad : {"", "view\t1", "view\t1\t2\t3\t4\t5\t6\t7\t8\tx", "step\t1",
+                          "view\t1\t2\t3\t4\t5\t6\t-1\t-1\tunknown\nstep\t1"}) {
+    EXPECT_THROW((void)prove::decode_view(bad), Error) << bad;
+  }
 }
 
 // The checker finds answers changed in a store.

@@ -845,6 +845,61 @@ TEST(ServerProofs, RootAndBestLineOfTheGivenStores) {
   server.stop();
 }
 
+// The proof view reads a bounded number of rows whatever the store's size
+// (prove::rows_read counts the rows every store of this process reads): after 50,000
+// more rows are put in the store's nodes table, a request reads the same few rows and
+// shows the same thing. Reading the tree (as the view did before) would read them all.
+TEST(ServerProofs, ARequestReadsABoundedNumberOfRows) {
+  TempDir dir;
+  const fs::path data = dir.path() / "data";
+  build_databases(data, 2);
+  const std::string root = "7/2e4/7/3d3/7/7/R6 w";
+  const fs::path store = dir.path() / "proof.db";
+  ASSERT_EQ(
+      test::run({GAMESOLVER_BINARY, "prove", "jungle", root, "--store", store.string(), "--data",
+                 data.string(), "--prover-time", "0", "--prover-nodes", "30", "--workers", "1", "--quiet"},
+                dir.path())
+          .exit_code,
+      0);
+  server::ServerOptions options;
+  options.data = data;
+  options.web = server::find_web_folder({});
+  options.port = 0;
+  options.threads = 2;
+  options.stores = {store};
+  server::Server server(options);
+  const int port = server.start();
+  // The view and the rows read for it.
+  auto view = [&] {
+    httplib::Client client("127.0.0.1", port);
+    const std::uint64_t before = prove::rows_read();
+    const auto response = client.Get("/api/v1/proofs/0");
+    const std::uint64_t rows = prove::rows_read() - before;
+    if (!response || response->status != 200) {
+      ADD_FAILURE() << (response ? response->body : "no response");
+      return std::pair{json(), rows};
+    }
+    json body = json::parse(response->body);
+    body.erase("store_bytes");
+    return std::pair{body, rows};
+  };
+  const auto [small, small_rows] = view();
+  ASSERT_GE(small.at("nodes").get<int>(), 20) << small;
+  ASSERT_GE(small.at("line").size(), 2U) << small;
+  EXPECT_LE(small_rows, 12U);
+  {
+    prove::Store writer(store, true);
+    writer.execute(
+        "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000) "
+        "INSERT OR IGNORE INTO nodes SELECT -i, '" +
+        root + "', 0, 0, 0, 0, -1, -1, '', '', 0, 0 FROM n");
+  }
+  const auto [large, large_rows] = view();
+  EXPECT_EQ(large_rows, small_rows);
+  EXPECT_EQ(large, small);
+  server.stop();
+}
+
 // Slow: three pieces, the CLI's probe and a load test, against `gamesolver serve`.
 class ServerSlow : public ::testing::Test {
  protected:
