@@ -21,9 +21,10 @@
 //
 // Successors and predecessors are counted as distinct indices, as in retro/tier_solver.h.
 // The values do not depend on the order of the entries within a bucket (each entry only
-// makes values of later buckets), so the propagation, which is sequential, and the
-// parallel scan give the same cells on any number of threads.
+// makes values of later buckets), so the propagation and the scan give the same cells on any number of
+// threads. Large buckets are propagated in parallel, their cells changed by compare-and-swap.
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -107,14 +108,32 @@ class UltraSolver {
       if (cell != kUltraHole && !counting(cell)) enqueue(i, UltraValue::unpack(cell));
     }
     progress.set_stage("propagate");
-    Scratch& scratch = scratch_.front();
+    made_ = std::vector<std::vector<Entry>>(static_cast<std::size_t>(threads_));
     while (!queue_.empty()) {
       auto bucket = queue_.begin();
-      std::vector<Entry> entries = std::move(bucket->second);
+      const std::vector<Entry> entries = std::move(bucket->second);
       queue_.erase(bucket);
-      for (const Entry& entry : entries) {
-        if (cells_[entry.index] != entry.packed) continue;  // bettered since
-        propagate(entry.index, UltraValue::unpack(entry.packed), scratch);
+      if (threads_ == 1 || entries.size() < 2 * kPropagateChunk) {
+        for (const Entry& entry : entries) {
+          if (cells_[entry.index] != entry.packed) continue;  // bettered since
+          propagate(entry.index, UltraValue::unpack(entry.packed), scratch_.front(), nullptr);
+        }
+        continue;
+      }
+      // A bucket's entries change no cell of the bucket (they make values of later
+      // buckets only), and what they make does not depend on their order: they are
+      // processed in parallel, the values made are queued after.
+      parallel_for(0, entries.size(), threads_, kPropagateChunk, [&](Index begin, Index end, int thread) {
+        const auto t = static_cast<std::size_t>(thread);
+        for (Index e = begin; e < end; ++e) {
+          const Entry& entry = entries[e];
+          if (cells_[entry.index] != entry.packed) continue;  // bettered before this bucket
+          propagate(entry.index, UltraValue::unpack(entry.packed), scratch_[t], &made_[t]);
+        }
+      });
+      for (std::vector<Entry>& made : made_) {
+        for (const Entry& entry : made) enqueue(entry.index, UltraValue::unpack(entry.packed));
+        made.clear();
       }
     }
     for (std::uint32_t& cell : cells_) {
@@ -146,6 +165,7 @@ class UltraSolver {
     UnmoveList<G> unmoves;
   };
   static constexpr Index kChunk = 1 << 12;
+  static constexpr Index kPropagateChunk = 256;
   // A counting cell: the key's half holds 0x8001, the depth's half the count.
   static constexpr std::uint32_t kCounting = 0x80010000U;
   static constexpr std::uint32_t kNoOutside = 0x80020000U;
@@ -253,13 +273,15 @@ class UltraSolver {
       return;
     }
     const auto [best, count] = examine(pos, h, scratch);
-    if (!best && count == 0) {
-      cells_[index] = checked(ultra_terminal(game_.no_move_value(), h, ranks_.win), game_, tier_).packed();
+    if (count == 0) {
+      // Every move leaves the tier (or there is none): the value is final.
+      const UltraValue value = best ? *best : ultra_terminal(game_.no_move_value(), h, ranks_.win);
+      cells_[index] = checked(value, game_, tier_).packed();
       return;
     }
-    if (count > 0 && sectors_.ranges[sectors_.sector(index)].transient)
+    if (sectors_.ranges[sectors_.sector(index)].transient)
       fail("tier {}: a move keeps the tier, whose sector says no move does", game_.tier_name(tier_));
-    if (count == 0 || best->key > 0) {
+    if (best && best->key > 0) {
       cells_[index] = checked(*best, game_, tier_).packed();
       return;
     }
@@ -267,11 +289,6 @@ class UltraSolver {
       fail("tier {}: a position has {} successors in its tier", game_.tier_name(tier_), count);
     cells_[index] = kCounting | static_cast<std::uint32_t>(count);
     if (best) outside_[index] = checked(*best, game_, tier_).packed();
-  }
-
-  void set(Index index, UltraValue v) {
-    cells_[index] = checked(v, game_, tier_).packed();
-    enqueue(index, v);
   }
 
   // The distinct in-tier predecessors of the position at `index`, in scratch.predecessors
@@ -295,39 +312,51 @@ class UltraSolver {
     return std::unique(indices.begin(), indices.end());
   }
 
-  void propagate(Index index, UltraValue v, Scratch& scratch) {
+  // Propagates a final value to the predecessors. Sequentially (`made` null) the values
+  // made are queued at once; in parallel the cells change by compare-and-swap and the
+  // values made are listed in `made`.
+  void propagate(Index index, UltraValue v, Scratch& scratch, std::vector<Entry>* made) {
     // Within the tier a move leads into the twin sector: the key is negated.
     const UltraValue before{-v.key, v.depth + 1};
     const Index* last = predecessors(index, scratch);
     for (const Index* q = scratch.predecessors.begin(); q != last; ++q) {
       const Index p = *q;
-      std::uint32_t& cell = cells_[p];
-      if (cell == kUltraHole) fail("tier {}: an unmove leads to hole {}", game_.tier_name(tier_), p);
-      if (before.key > 0) {
-        // A win-like value: better the predecessor where it is undecided or pending.
-        if (counting(cell)) {
-          set(p, before);
+      std::atomic_ref<std::uint32_t> cell(cells_[p]);
+      std::uint32_t current = cell.load(std::memory_order_relaxed);
+      if (current == kUltraHole) fail("tier {}: an unmove leads to hole {}", game_.tier_name(tier_), p);
+      std::optional<UltraValue> decided;  // a value this update makes
+      std::uint32_t next = 0;
+      do {
+        decided.reset();
+        if (before.key > 0) {
+          // A win-like value: better the predecessor where it is undecided or pending.
+          if (!counting(current)) {
+            const UltraValue now = UltraValue::unpack(current);
+            if (now.key <= 0 || !before.better_than(now)) break;
+          }
+          next = checked(before, game_, tier_).packed();
+          decided = before;
+        } else if (!counting(current)) {
+          break;
+        } else if ((current & 0xFFFFU) > 1) {
+          next = current - 1;
         } else {
-          const UltraValue current = UltraValue::unpack(cell);
-          if (current.key > 0 && before.better_than(current)) set(p, before);
+          // The last unprocessed successor: every in-tier move gives `before` or worse.
+          UltraValue value = before;
+          if (outside_[p] != kNoOutside) {
+            const UltraValue out = UltraValue::unpack(outside_[p]);
+            if (out.better_than(value)) value = out;
+          }
+          // A draw by the outside moves is stable: key 0, depth 0.
+          next = value.key == 0 ? UltraValue{}.packed() : checked(value, game_, tier_).packed();
+          if (value.key != 0) decided = value;
         }
-        continue;
-      }
-      if (!counting(cell)) continue;
-      if ((cell & 0xFFFFU) > 1) {
-        --cell;
-        continue;
-      }
-      // The last unprocessed successor: every in-tier move gives `before` or worse.
-      UltraValue value = before;
-      if (outside_[p] != kNoOutside) {
-        const UltraValue out = UltraValue::unpack(outside_[p]);
-        if (out.better_than(value)) value = out;
-      }
-      if (value.key == 0) {
-        cell = UltraValue{}.packed();
+      } while (!cell.compare_exchange_weak(current, next, std::memory_order_relaxed));
+      if (!decided) continue;
+      if (made == nullptr) {
+        enqueue(p, *decided);
       } else {
-        set(p, value);
+        made->push_back({p, decided->packed()});
       }
     }
   }
@@ -343,6 +372,7 @@ class UltraSolver {
   std::vector<std::uint32_t> outside_;
   std::map<std::pair<std::int32_t, std::int32_t>, std::vector<Entry>> queue_;
   std::vector<Scratch> scratch_;
+  std::vector<std::vector<Entry>> made_;  // per thread
 };
 
 }  // namespace gs::retro
