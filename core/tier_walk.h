@@ -1,7 +1,10 @@
 #pragma once
-// Walks the positions of a range of a tier's indices in index order, holes left out,
-// stepping from position to position with unrank_next where the game has it
-// (UnranksInOrder) and unranking each index otherwise.
+// Walks for the retrograde scans: the positions of a range of a tier's indices in index
+// order, holes left out, stepping from position to position with unrank_next where the
+// game has it (UnranksInOrder) and unranking each index otherwise; and the moves of a
+// position that must be played, those that keep the tier counted instead where the
+// game's hooks allow (KnowsTierMoves, CountsTierMoves).
+#include <cstddef>
 #include <optional>
 
 #include "core/game.h"
@@ -28,6 +31,36 @@ void for_each_position(const G& game, Tier tier, Index begin, Index end, Visit&&
       if (const std::optional<typename G::Position> pos = game.unrank(tier, i)) visit(i, *pos);
     }
   }
+}
+
+// Calls visit(move) for each move of pos that must be played and returns how many moves
+// were counted instead: where pos has no symmetry (has_symmetry false), the moves that
+// keep its tier lead to distinct indices of it, so they need neither play nor rank.
+// `moves` is left holding the moves listed (all of them, or only those leaving the tier).
+template <Game G, class Visit>
+std::size_t for_each_move_to_play(const G& game, const typename G::Position& pos, MoveList<G>& moves,
+                                  Visit&& visit) {
+  std::size_t counted = 0;
+  bool plain = false;
+  if constexpr (KnowsTierMoves<G>) plain = !game.has_symmetry(pos);
+  bool leaving = false;  // moves holds only the moves leaving the tier
+  if constexpr (CountsTierMoves<G>) {
+    if (plain) {
+      counted = game.moves_leaving_tier(pos, moves);
+      leaving = true;
+    }
+  }
+  if (!leaving) game.moves(pos, moves);
+  for (const auto& move : moves) {
+    if constexpr (KnowsTierMoves<G>) {
+      if (!leaving && plain && game.keeps_tier(pos, move)) {
+        ++counted;
+        continue;
+      }
+    }
+    visit(move);
+  }
+  return counted;
 }
 
 }  // namespace gs

@@ -248,42 +248,25 @@ class TierSolver {
     inside.clear();
     auto& outside = scratch.outside;
     outside.clear();
-    std::size_t unranked = 0;  // in-tier successors counted without ranking
-    bool plain = false;
-    if constexpr (KnowsTierMoves<G>) plain = !game_.has_symmetry(pos);
-    bool counted = false;  // moves holds only the moves leaving the tier
-    if constexpr (CountsTierMoves<G>) {
-      if (plain) {
-        unranked = game_.moves_leaving_tier(pos, moves);
-        counted = true;
-      }
-    }
-    if (!counted) game_.moves(pos, moves);
     // Where the game can tell, moves that stay in the tier from a position without
     // symmetry lead to distinct indices: they are counted without ranking.
-    for (const auto& move : moves) {
-      if constexpr (KnowsTierMoves<G>) {
-        if (!counted && plain && game_.keeps_tier(pos, move)) {
-          ++unranked;
-          continue;
-        }
-      }
+    const std::size_t unranked = for_each_move_to_play(game_, pos, moves, [&](const auto& move) {
       const Position next = game_.play(pos, move);
       std::optional<Value> value = game_.terminal(next);
       if (!value) {
         const Ranked ranked = game_.rank(next);
         if (ranked.tier == tier_) {
           inside.push_back(ranked.index);
-          continue;
+          return;
         }
         const db::TierReader* reader = child_reader(ranked.tier);
         reader->prefetch(ranked.index);
         outside.push_back({reader, ranked.index});
-        continue;
+        return;
       }
       const Value mine = value->before_move();
       if (!best || mine.better_than(*best)) best = mine;
-    }
+    });
     for (const auto& [reader, index] : outside) {
       const Value mine = child_value(*reader, index).before_move();
       if (!best || mine.better_than(*best)) best = mine;

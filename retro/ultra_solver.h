@@ -214,45 +214,27 @@ class UltraSolver {
   // distinct in-tier successors.
   std::pair<std::optional<UltraValue>, std::size_t> examine(const Position& pos, std::int32_t h,
                                                             Scratch& scratch) const {
-    MoveList<G>& moves = scratch.moves;
     scratch.inside.clear();
     scratch.outside.clear();
     std::optional<UltraValue> best;
-    std::size_t unranked = 0;  // in-tier successors counted without playing the move
-    bool plain = false;
-    if constexpr (KnowsTierMoves<G>) plain = !game_.has_symmetry(pos);
-    bool counted = false;  // moves holds only the moves leaving the tier
-    if constexpr (CountsTierMoves<G>) {
-      if (plain) {
-        unranked = game_.moves_leaving_tier(pos, moves);
-        counted = true;
-      }
-    }
-    if (!counted) game_.moves(pos, moves);
-    for (const auto& move : moves) {
-      if constexpr (KnowsTierMoves<G>) {
-        if (!counted && plain && game_.keeps_tier(pos, move)) {
-          ++unranked;
-          continue;
-        }
-      }
+    const std::size_t unranked = for_each_move_to_play(game_, pos, scratch.moves, [&](const auto& move) {
       const Position next = game_.play(pos, move);
       if (const std::optional<Value> over = game_.terminal(next)) {
         const UltraValue v = ultra_before_move(UltraValue{ultra_absolute(*over, ranks_.win), 0}, 0, h);
         if (!best || v.better_than(*best)) best = v;
-        continue;
+        return;
       }
       const Ranked ranked = game_.rank(next);
       if (ranked.tier == tier_) {
         scratch.inside.push_back(ranked.index);
-        continue;
+        return;
       }
       const UltraTier* child = child_values(ranked.tier);
       if (ranked.index >= child->cells.size())
         fail("tier {} has no index {}", game_.tier_name(ranked.tier), ranked.index);
       __builtin_prefetch(&child->cells[ranked.index]);
       scratch.outside.push_back({child, ranked.index});
-    }
+    });
     for (const auto& [child, index] : scratch.outside) {
       const std::uint32_t cell = child->cells[index];
       if (cell == kUltraHole) fail("a move from tier {} leads to a hole (corrupt?)", game_.tier_name(tier_));
