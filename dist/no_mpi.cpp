@@ -42,7 +42,10 @@ JobFarm::JobFarm(const Session& /*session*/, const FarmOptions& /*options*/) { u
 
 JobFarm::~JobFarm() = default;
 
-std::vector<std::string> JobFarm::run(const std::vector<std::string>& /*jobs*/) { unavailable(); }
+std::vector<std::string> JobFarm::run(const std::vector<std::string>& /*jobs*/,
+                                      const std::vector<double>& /*limits*/) {
+  unavailable();
+}
 
 void JobFarm::stop() { unavailable(); }
 
