@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/page_memory.h"
 #include "core/parallel.h"
 #include "db/block_codec.h"
 #include "db/file_io.h"
@@ -131,27 +132,28 @@ class BlockTier final : public TierReader {
         fail("{}: {}", name_, e.what());
       }
     }
-    images_ = std::make_unique<std::atomic<const std::uint8_t*>[]>(h.blocks);
-    for (std::uint64_t b = 0; b < h.blocks; ++b) images_[b].store(nullptr, std::memory_order_relaxed);
+    stride_ = image_bytes(h.block_positions, h.image_bits);
+    images_ = PageMemory(h.blocks * stride_);
+    states_ = std::make_unique<std::atomic<std::uint8_t>[]>(h.blocks);
+    for (std::uint64_t b = 0; b < h.blocks; ++b) states_[b].store(kEmpty, std::memory_order_relaxed);
     if (!header_.derivable_filled) resolver_ = nullptr;
     if (check_values) check(false);
   }
-  ~BlockTier() override {
-    for (std::uint64_t b = 0; b < header_.blocks; ++b) delete[] images_[b].load(std::memory_order_relaxed);
-  }
+  ~BlockTier() override = default;
   BlockTier(const BlockTier&) = delete;
   BlockTier& operator=(const BlockTier&) = delete;
 
   [[nodiscard]] ValueCode code(Index index) const override {
     const std::uint64_t block = index >> shift_;
-    const std::uint8_t* image = images_[block].load(std::memory_order_acquire);
-    if (image == nullptr) image = load(block);
-    return image_symbol(image, header_.image_bits, index & (header_.block_positions - 1));
+    if (states_[block].load(std::memory_order_acquire) != kReady) load(block);
+    return image_symbol(images_.data() + block * stride_, header_.image_bits,
+                        index & (header_.block_positions - 1));
   }
   void prefetch(Index index) const override {
-    const std::uint8_t* image = images_[index >> shift_].load(std::memory_order_acquire);
-    if (image == nullptr) return;  // the block is decompressed when code() asks
-    __builtin_prefetch(image + ((index & (header_.block_positions - 1)) * header_.image_bits >> 3));
+    const std::uint64_t block = index >> shift_;
+    if (states_[block].load(std::memory_order_relaxed) != kReady) return;  // decompressed when code() asks
+    __builtin_prefetch(images_.data() + block * stride_ +
+                       ((index & (header_.block_positions - 1)) * header_.image_bits >> 3));
   }
   [[nodiscard]] const TierHeader& header() const override { return header_; }
   [[nodiscard]] const std::string& path() const override { return name_; }
@@ -201,9 +203,30 @@ class BlockTier final : public TierReader {
  private:
   [[nodiscard]] std::uint64_t offset(std::uint64_t block) const { return get_u64(offsets_ + 8 * block); }
 
-  // Decompresses a block for code(), its derivable positions given their values: the
-  // first thread to finish installs its image.
-  [[nodiscard]] const std::uint8_t* load(std::uint64_t block) const {
+  // Decompresses a block for code(), its derivable positions given their values, into
+  // its place in images_: one thread does it while the others wait for it.
+  void load(std::uint64_t block) const {
+    std::atomic<std::uint8_t>& state = states_[block];
+    std::uint8_t seen = kEmpty;
+    while (!state.compare_exchange_weak(seen, kLoading, std::memory_order_acquire)) {
+      if (seen == kReady) return;
+      if (seen == kLoading) {
+        state.wait(kLoading, std::memory_order_acquire);
+        seen = kEmpty;  // ready, or empty again if the loading thread failed
+      }
+    }
+    try {
+      decode(block);
+    } catch (...) {
+      state.store(kEmpty, std::memory_order_release);
+      state.notify_all();
+      throw;
+    }
+    state.store(kReady, std::memory_order_release);
+    state.notify_all();
+  }
+
+  void decode(std::uint64_t block) const {
     std::vector<std::uint8_t> image;
     read_block(block, image);
     if (resolver_) {
@@ -220,13 +243,12 @@ class BlockTier final : public TierReader {
       }
       pack_image(codes, bits, image);
     }
-    auto* copy = new std::uint8_t[image.size()];
-    std::copy(image.begin(), image.end(), copy);
-    const std::uint8_t* expected = nullptr;
-    if (images_[block].compare_exchange_strong(expected, copy, std::memory_order_acq_rel)) return copy;
-    delete[] copy;
-    return expected;
+    std::copy(image.begin(), image.end(), images_.data() + block * stride_);
   }
+
+  static constexpr std::uint8_t kEmpty = 0;
+  static constexpr std::uint8_t kLoading = 1;
+  static constexpr std::uint8_t kReady = 2;
 
   std::string name_;
   std::unique_ptr<io::MappedFile> file_;
@@ -237,7 +259,10 @@ class BlockTier final : public TierReader {
   const std::uint8_t* checksums_ = nullptr;
   std::shared_ptr<const BlockCodec> codec_;  // shared: a game dictionary's codec serves many files
   Resolver resolver_;                        // set only for files with derivable don't-cares
-  std::unique_ptr<std::atomic<const std::uint8_t*>[]> images_;
+  // Every block's image at block * stride_, its pages touched when first decompressed.
+  std::uint64_t stride_ = 0;
+  PageMemory images_;
+  std::unique_ptr<std::atomic<std::uint8_t>[]> states_;  // kEmpty, kLoading or kReady
 };
 
 // What a dictionary is trained on, at most (the trainer takes an evenly spread part).

@@ -136,9 +136,11 @@ struct Expected {
 // Random access to the values of one tier, in either format.
 //
 // code(index) serves the retrograde engine and verification, which read child tiers at
-// random: a v2 reader decompresses a block on its first use and keeps it for the
-// reader's life (lock-free: one atomic pointer per block), so memory_bytes() is what a
-// reader may hold. The Prober (db/prober.h) reads blocks through its own bounded cache
+// random: a v2 reader decompresses a block on its first use into its place in one
+// mapping of the whole tier's values (asking for huge pages, core/page_memory.h) and
+// keeps it for the reader's life (one atomic state per block: a thread that asks for a
+// block another is decompressing waits for it), so memory_bytes() is what a reader may
+// hold. The Prober (db/prober.h) reads blocks through its own bounded cache
 // instead, with read_block().
 //
 // A damaged block is reported when it is first read: gs::Error naming the file and the

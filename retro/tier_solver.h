@@ -46,6 +46,7 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "core/page_memory.h"
 #include "core/parallel.h"
 #include "core/progress.h"
 #include "core/radix_sort.h"
@@ -130,7 +131,7 @@ class TierSolver {
   // Solves the tier; returns one value code per index (kHoleCode for holes).
   std::vector<ValueCode> solve() {
     const Index size = game_.size(tier_);
-    cells_.assign(size, kHoleCode);
+    assign_on_huge_pages(cells_, size, kHoleCode);  // updated at random places
     decided_.assign(static_cast<std::size_t>(std::max(options_.threads, 1)), {});
     scratch_ = std::vector<Scratch>(static_cast<std::size_t>(std::max(options_.threads, 1)));
     Progress progress(game_.tier_name(tier_), size, options_.quiet);

@@ -33,6 +33,7 @@
 
 #include "core/error.h"
 #include "core/game.h"
+#include "core/page_memory.h"
 #include "core/parallel.h"
 #include "core/progress.h"
 #include "core/small_vector.h"
@@ -91,7 +92,7 @@ class UltraSolver {
   // Solves the tier: a packed value per index (kUltraHole for holes).
   std::vector<std::uint32_t> solve() {
     const Index size = game_.size(tier_);
-    cells_.assign(size, kUltraHole);
+    assign_on_huge_pages(cells_, size, kUltraHole);  // updated at random places
     outside_.assign(size, kNoOutside);
     scratch_ = std::vector<Scratch>(static_cast<std::size_t>(threads_));
     Progress progress(game_.tier_name(tier_) + " ultra", size, quiet_);

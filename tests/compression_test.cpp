@@ -8,10 +8,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <filesystem>
+#include <numeric>
 #include <optional>
 #include <random>
 #include <string>
+#include <thread>
+#include <utility>
 #include <vector>
 
 #include "app/registry.h"
@@ -213,6 +217,63 @@ TYPED_TEST(Compression, FilesAreTheSameForAnyThreadCount) {
     test::write_tiers(game, this->solved(), two.path(), options);
     EXPECT_EQ(test::compare_snapshots(test::snapshot(one.path()), test::snapshot(two.path())), "");
   }
+}
+
+// Threads reading one reader at once, each from its own place, all read every value (a
+// block is decompressed once, by the first thread to ask, while the others wait for it);
+// a damaged block is refused to every thread that asks for it, each time it asks.
+TYPED_TEST(Compression, ThreadsShareOneReader) {
+  const TypeParam game;
+  TempDir dir;
+  db::WriteOptions options;
+  options.codec = Codec::kZstd;
+  options.block_positions = 256;
+  options.zstd_level = 3;
+  test::write_tiers(game, this->solved(), dir.path(), options);
+  const Tier tier = this->solved().order.back();
+  const auto& codes = this->solved().codes.at(tier);
+  const db::Location location = db::Location::of(game, dir.path());
+  const fs::path path = location.file(game.tier_name(tier));
+  const db::Expected expected = location.expected(tier, codes.size());
+  constexpr int kThreads = 4;
+  const auto read_from_every_thread = [&](const db::TierReader& reader, const std::vector<Index>& indices) {
+    std::atomic<std::uint64_t> wrong{0};
+    std::atomic<std::uint64_t> refused{0};
+    std::vector<std::thread> threads;
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        for (std::size_t k = 0; k < indices.size(); ++k) {
+          const Index i =
+              indices[(k + static_cast<std::size_t>(t) * indices.size() / kThreads) % indices.size()];
+          try {
+            const ValueCode code = reader.code(i);  // read even where a hole may read as anything
+            if (codes[i] != kHoleCode && code != codes[i]) ++wrong;
+          } catch (const Error& e) {
+            if (std::string(e.what()).find(path.string()) != std::string::npos) ++refused;
+          }
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    return std::pair(wrong.load(), refused.load());
+  };
+  std::vector<Index> all(codes.size());
+  std::iota(all.begin(), all.end(), Index{0});
+  {
+    const auto reader = db::open_tier(path, expected, false);
+    ASSERT_GT(reader->header().blocks, 2U);
+    EXPECT_EQ(read_from_every_thread(*reader, all), std::pair(std::uint64_t{0}, std::uint64_t{0}));
+  }
+  // The file's last byte is its last block's.
+  std::string bytes = test::read_file(path);
+  bytes.back() = static_cast<char>(bytes.back() ^ 0x10);
+  test::write_file(path, bytes);
+  const auto reader = db::open_tier(path, expected, false);
+  const Index last = codes.size() - 1;
+  for (int round = 0; round < 2; ++round) {
+    EXPECT_EQ(read_from_every_thread(*reader, {last}), std::pair(std::uint64_t{0}, std::uint64_t{kThreads}));
+  }
+  EXPECT_EQ(read_from_every_thread(*reader, {0}).second, 0U);
 }
 
 TYPED_TEST(Compression, VersionOneFilesAreReadAndConverted) {
