@@ -3,9 +3,13 @@
 // order, holes left out, stepping from position to position with unrank_next where the
 // game has it (UnranksInOrder) and unranking each index otherwise; and the moves of a
 // position that must be played, those that keep the tier counted instead where the
-// game's hooks allow (KnowsTierMoves, CountsTierMoves).
+// game's hooks allow (KnowsTierMoves, CountsTierMoves); and the distinct in-tier
+// predecessors of a position, for the propagation.
+#include <algorithm>
 #include <cstddef>
 #include <optional>
+
+#include "core/small_vector.h"
 
 #include "core/game.h"
 
@@ -61,6 +65,31 @@ std::size_t for_each_move_to_play(const G& game, const typename G::Position& pos
     visit(move);
   }
   return counted;
+}
+
+// The indices of pos's predecessors in its tier, each once, in indices up to the returned
+// end (unmoves is scratch space for games without unmove_indices). The cells of those
+// indices (cells: one per index of the tier) are prefetched for writing, since they lie
+// scattered over the tier. A position without symmetry has predecessors at distinct
+// indices (the converse of the promise of keeps_tier and has_symmetry, core/game.h), so
+// only the others are sorted and deduplicated.
+template <Game G, class Cell>
+const Index* distinct_predecessors(const G& game, Tier tier, const typename G::Position& pos,
+                                   SmallVector<Index, G::kMaxUnmoves>& indices, UnmoveList<G>& unmoves,
+                                   const Cell* cells) {
+  if constexpr (RanksUnmoves<G>) {
+    game.unmove_indices(tier, pos, indices);
+  } else {
+    game.unmoves(pos, unmoves);
+    indices.clear();
+    for (const typename G::Position& p : unmoves) indices.push_back(game.rank(p).index);
+  }
+  for (const Index q : indices) __builtin_prefetch(cells + q, 1);
+  bool distinct = false;
+  if constexpr (KnowsTierMoves<G>) distinct = !game.has_symmetry(pos);
+  if (distinct) return indices.end();
+  std::sort(indices.begin(), indices.end());
+  return std::unique(indices.begin(), indices.end());
 }
 
 }  // namespace gs

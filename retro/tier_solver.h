@@ -334,26 +334,7 @@ class TierSolver {
     const Position pos = *game_.unrank(tier_, index);
     Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
     SmallVector<Index, G::kMaxUnmoves>& indices = scratch.predecessors;
-    if constexpr (RanksUnmoves<G>) {
-      game_.unmove_indices(tier_, pos, indices);
-    } else {
-      UnmoveList<G>& previous = scratch.unmoves;
-      game_.unmoves(pos, previous);
-      indices.clear();
-      for (const Position& p : previous) indices.push_back(game_.rank(p).index);
-    }
-    // The predecessors' cells are scattered over the tier: start loading them all
-    // before updating any.
-    for (const Index q : indices) __builtin_prefetch(&cells_[q], 1);
-    // Predecessors of a position without symmetry have distinct indices (the converse of
-    // the promise of keeps_tier and has_symmetry); otherwise each counts once.
-    const Index* last = indices.end();
-    bool distinct = false;
-    if constexpr (KnowsTierMoves<G>) distinct = !game_.has_symmetry(pos);
-    if (!distinct) {
-      std::sort(indices.begin(), indices.end());
-      last = std::unique(indices.begin(), indices.end());
-    }
+    const Index* last = distinct_predecessors(game_, tier_, pos, indices, scratch.unmoves, cells_.data());
     for (const Index* q = indices.begin(); q != last; ++q) {
       if (lost) {
         make_win(*q, static_cast<Depth>(level + 1), thread);

@@ -277,22 +277,8 @@ class UltraSolver {
   // The distinct in-tier predecessors of the position at `index`, in scratch.predecessors
   // (up to the returned end).
   const Index* predecessors(Index index, Scratch& scratch) const {
-    const Position pos = *game_.unrank(tier_, index);
-    auto& indices = scratch.predecessors;
-    if constexpr (RanksUnmoves<G>) {
-      game_.unmove_indices(tier_, pos, indices);
-    } else {
-      game_.unmoves(pos, scratch.unmoves);
-      indices.clear();
-      for (const Position& p : scratch.unmoves) indices.push_back(game_.rank(p).index);
-    }
-    for (const Index q : indices) __builtin_prefetch(&cells_[q], 1);
-    // Predecessors of a position without symmetry have distinct indices (core/game.h).
-    bool distinct = false;
-    if constexpr (KnowsTierMoves<G>) distinct = !game_.has_symmetry(pos);
-    if (distinct) return indices.end();
-    std::sort(indices.begin(), indices.end());
-    return std::unique(indices.begin(), indices.end());
+    return distinct_predecessors(game_, tier_, *game_.unrank(tier_, index), scratch.predecessors,
+                                 scratch.unmoves, cells_.data());
   }
 
   // Propagates a final value to the predecessors. Sequentially (`made` null) the values

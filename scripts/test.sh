@@ -19,8 +19,10 @@ for sanitizer in address,undefined thread; do
   dir="build-${sanitizer%%,*}"
   mpi=ON
   [ "$sanitizer" = thread ] && mpi=OFF
-  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGAMESOLVER_WERROR=ON \
-    -DGAMESOLVER_BENCH=OFF -DGAMESOLVER_SANITIZE="$sanitizer" -DGAMESOLVER_MPI="$mpi"
+  # -O1 -g1 (line tables, enough for the sanitizers' stack traces) compiles twice as
+  # fast as -O2 -g: the sanitizer builds were a third of the suite's time.
+  cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+    -DGAMESOLVER_WERROR=ON -DGAMESOLVER_BENCH=OFF -DGAMESOLVER_SANITIZE="$sanitizer" -DGAMESOLVER_MPI="$mpi"
   ninja -C "$dir"
   ctest --test-dir "$dir" --output-on-failure -j "$jobs" -L fast
 done
