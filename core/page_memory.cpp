@@ -11,16 +11,17 @@
 namespace gs {
 
 namespace {
-constexpr std::uintptr_t kHugePage = std::uintptr_t{2} << 20;
+constexpr std::size_t kHugePage = std::size_t{2} << 20;
 }  // namespace
 
 void advise_huge_pages(void* data, std::size_t bytes) {
 #ifdef MADV_HUGEPAGE
   const auto begin = reinterpret_cast<std::uintptr_t>(data);
-  const std::uintptr_t first = (begin + kHugePage - 1) & ~(kHugePage - 1);
-  const std::uintptr_t last = (begin + bytes) & ~(kHugePage - 1);
+  const std::size_t skip = (kHugePage - begin % kHugePage) % kHugePage;  // to the first whole page
+  if (bytes <= skip) return;
+  const std::size_t length = (bytes - skip) & ~(kHugePage - 1);
   // A refusal (no transparent huge pages here) costs nothing but the speed asked for.
-  if (last > first) (void)madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE);
+  if (length > 0) (void)madvise(static_cast<std::uint8_t*>(data) + skip, length, MADV_HUGEPAGE);
 #else
   (void)data;
   (void)bytes;
