@@ -9,9 +9,8 @@
 #include <cstddef>
 #include <optional>
 
-#include "core/small_vector.h"
-
 #include "core/game.h"
+#include "core/small_vector.h"
 
 namespace gs {
 

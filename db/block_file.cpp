@@ -134,12 +134,10 @@ class BlockTier final : public TierReader {
     }
     stride_ = image_bytes(h.block_positions, h.image_bits);
     images_ = PageMemory(h.blocks * stride_);
-    states_ = std::make_unique<std::atomic<std::uint8_t>[]>(h.blocks);
-    for (std::uint64_t b = 0; b < h.blocks; ++b) states_[b].store(kEmpty, std::memory_order_relaxed);
+    states_ = std::make_unique<std::atomic<std::uint8_t>[]>(h.blocks);  // value-initialized: kEmpty
     if (!header_.derivable_filled) resolver_ = nullptr;
     if (check_values) check(false);
   }
-  ~BlockTier() override = default;
   BlockTier(const BlockTier&) = delete;
   BlockTier& operator=(const BlockTier&) = delete;
 
