@@ -240,6 +240,7 @@ TYPED_TEST(Compression, ThreadsShareOneReader) {
     std::atomic<std::uint64_t> wrong{0};
     std::atomic<std::uint64_t> refused{0};
     std::vector<std::thread> threads;
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
       threads.emplace_back([&, t] {
         for (std::size_t k = 0; k < indices.size(); ++k) {
