@@ -272,10 +272,13 @@ class Service final : public GameService {
     prove.threshold_step = request.threshold_step;
     prove.prover_seconds = request.prover_seconds;
     prove.prover_nodes = request.prover_nodes;
+    prove.retries = request.prover_retries;
     prove.seconds = request.seconds;
     prove.seed = request.seed;
     prove.quiet = options.quiet;
     prove.job_memory = memory_bytes / static_cast<std::uint64_t>(std::max(prove.workers, 1));
+    // Jobs with a time budget are not reproducible anyway: their workers keep their tables.
+    prove.keep_tables = prove.prover_seconds > 0;
     ProveResult result;
     result.label = game;
     result.store = request.store.string();

@@ -270,6 +270,12 @@ CommandLine::CommandLine(CLI::App& app) {
       ->add_option("--prover-nodes", command_.prove.prover_nodes,
                    "nodes per back-end job (0: none; with --prover-time 0 a run is reproducible)")
       ->capture_default_str();
+  prove
+      ->add_option("--prover-retries", command_.prove.prover_retries,
+                   "jobs, each with twice the budget of the last, on a leaf whose first job failed, before "
+                   "it is expanded")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 30));
   prove->add_option("--time", command_.prove.seconds, "seconds for the whole run (0: until solved)")
       ->capture_default_str()
       ->check(number_in(0, 1e9));

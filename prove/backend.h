@@ -9,10 +9,19 @@
 // settle the node) df-pn with the other half on the easy question, "win?" where the
 // heuristic score is positive, "at least a draw?" otherwise, and where one answer was
 // found without settling the outcome, df-pn on the other question too. An easy job runs
-// df-pn on the question the stored score makes easy; a stuck job on the job's question.
+// df-pn on the question the stored score makes easy; a stuck or retry job on the job's
+// question.
+//
+// A worker may keep its search tables from job to job (Tables): what one job proved, the
+// next finds, so the work of a job that ends unanswered is not lost to its children's.
+// The answers stay properties of the position (the tables hold results true anywhere,
+// and df-pn's results for a line from the root they were found on, which no other root
+// has), but they then depend on which jobs the worker ran before: a run meant to be
+// reproducible keeps none.
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "core/game.h"
@@ -20,8 +29,10 @@
 #include "prove/job.h"
 #include "prove/report.h"
 #include "search/alpha_beta.h"
+#include "search/bound_table.h"
 #include "search/databases.h"
 #include "search/df_pn.h"
+#include "search/proof_table.h"
 #include "search/report.h"
 #include "search/score.h"
 
@@ -41,6 +52,13 @@ inline std::int32_t score_of_value(Value value) {
   if (value.outcome() == Outcome::kLoss) return -kProvenScore + static_cast<std::int32_t>(value.depth());
   return 0;
 }
+
+// A worker's search tables, kept from job to job: half of the job's memory each.
+struct Tables {
+  explicit Tables(std::uint64_t bytes) : bounds(bytes / 2), proofs(bytes / 2) {}
+  search::BoundTable bounds;
+  search::ProofTable proofs;
+};
 
 template <Game G>
 std::int32_t evaluation(const G& game, const typename G::Position& pos) {
@@ -77,10 +95,11 @@ std::int32_t heuristic(const G& game, search::Databases<G>& probes, const typena
   return best;
 }
 
-// One back-end job on `pos` (the job's position, parsed).
+// One back-end job on `pos` (the job's position, parsed), on the worker's kept tables
+// where it has them, else on tables of its own.
 template <Game G>
 JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& prove,
-                  const typename G::Position& pos, const JobSpec& job) {
+                  const typename G::Position& pos, const JobSpec& job, Tables* tables = nullptr) {
   const auto start = std::chrono::steady_clock::now();
   JobAnswer result;
   auto options = [&](double share) {
@@ -101,9 +120,13 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
     const search::SearchOptions o = options(share);
     search::SearchStats stats;
     search::Limits limits(o, "prove");
-    search::DfPn<G> search(game, database, o, stats, limits);
+    std::optional<search::DfPn<G>> search;
+    if (tables != nullptr)
+      search.emplace(game, database, o, stats, limits, tables->proofs);
+    else
+      search.emplace(game, database, o, stats, limits);
     const search::QuestionReport report =
-        search.prove(pos, q == kWin ? search::kWinThreshold : search::kDrawThreshold);
+        search->prove(pos, q == kWin ? search::kWinThreshold : search::kDrawThreshold);
     result.nodes += stats.nodes;
     if (report.answer) answer(q, *report.answer, "df-pn");
   };
@@ -112,9 +135,13 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
     const search::SearchOptions o = options(0.5);
     search::SearchStats stats;
     search::Limits limits(o, "prove");
-    search::AlphaBeta<G> search(game, database, o, stats, limits);
+    std::optional<search::AlphaBeta<G>> search;
+    if (tables != nullptr)
+      search.emplace(game, database, o, stats, limits, tables->bounds);
+    else
+      search.emplace(game, database, o, stats, limits);
     std::vector<search::QuestionReport> reports;
-    const search::Bounds bounds = search.solve(pos, search::Question::kValue, reports);
+    const search::Bounds bounds = search->solve(pos, search::Question::kValue, reports);
     result.nodes += stats.nodes;
     if (bounds.decides(search::kWinThreshold))
       answer(kWin, bounds.passes(search::kWinThreshold), "alphabeta");

@@ -44,7 +44,7 @@ JobSpec decode_job(const std::string& text) {
   int question = -1;
   JobSpec job;
   in >> tag >> kind >> question >> job.budget >> job.score;
-  if (!in || tag != "job" || kind < 0 || kind > 2 || question < 0 || question > 1 ||
+  if (!in || tag != "job" || kind < 0 || kind > 3 || question < 0 || question > 1 ||
       newline == std::string::npos) {
     fail("not a back-end job: {}", text.substr(0, 80));
   }

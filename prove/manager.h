@@ -39,6 +39,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -148,25 +149,33 @@ class Manager {
         commit();
         continue;
       }
-      std::vector<int> leaves;
+      std::vector<std::pair<int, Question>> leaves;  // and the question asked there
       const std::size_t wanted = static_cast<std::size_t>(2 * std::max(options_.workers, 1));
       while (leaves.size() < wanted) {
         fresh();
-        const int leaf = select(node, question);
+        Question asked = question;
+        const int leaf = select(node, question, asked);
         if (leaf < 0) break;
         nodes_[leaf].busy = true;
-        leaves.push_back(leaf);
+        leaves.emplace_back(leaf, asked);
       }
       std::vector<int> at;  // the node of each job
       std::vector<JobSpec> jobs;
-      for (const int leaf : leaves) {
+      for (const auto& [leaf, asked] : leaves) {
         Node& n = nodes_[leaf];
         n.busy = false;
-        if (n.stored.scored && !likely(n)) {
-          expand(leaf);
-        } else {
+        if (!n.stored.scored) {
           at.push_back(leaf);
-          jobs.push_back(job_of(leaf, n.stored.scored ? JobSpec::kEasy : JobSpec::kFull, question, 1));
+          jobs.push_back(job_of(leaf, JobSpec::kFull, asked, 1));
+        } else if (likely(n)) {
+          at.push_back(leaf);
+          jobs.push_back(job_of(leaf, JobSpec::kEasy, asked, 1));
+        } else if (n.stored.retries > 0 && n.stored.retries <= options_.retries) {
+          // A failed job, retried with twice the budget of the last.
+          at.push_back(leaf);
+          jobs.push_back(job_of(leaf, JobSpec::kRetry, asked, std::uint64_t{1} << std::min(n.stored.retries, 30)));
+        } else {
+          expand(leaf);
         }
       }
       if (leaves.empty()) {
@@ -470,14 +479,18 @@ class Manager {
     meta_["threshold"] = std::to_string(threshold_);
   }
 
-  // The most-proving leaf below a node that a pass may work on, or -1.
-  int select(int at, Question q) {
+  // The most-proving leaf below a node that a pass may work on, or -1; `asked` is the
+  // question there.
+  int select(int at, Question q, Question& asked) {
     std::vector<int> seen;
     while (true) {
       const Numbers here = numbers_of(at, q);
       if (here.proof == 0 || here.disproof == 0 || here.proof >= kBig) return -1;
       Node& n = nodes_[at];
-      if (!n.stored.expanded) return at;
+      if (!n.stored.expanded) {
+        asked = q;
+        return at;
+      }
       if (std::find(seen.begin(), seen.end(), at) != seen.end()) return -1;
       seen.push_back(at);
       int best = -1;
@@ -519,11 +532,16 @@ class Manager {
   }
 
   // The jobs of a pass on this process's worker threads.
-  std::vector<JobAnswer> run_here(const std::vector<int>& at, const std::vector<JobSpec>& jobs) const {
+  std::vector<JobAnswer> run_here(const std::vector<int>& at, const std::vector<JobSpec>& jobs) {
     std::vector<JobAnswer> results(jobs.size());
-    parallel_for(0, jobs.size(), options_.workers, 1, [&](std::uint64_t begin, std::uint64_t end, int) {
+    if (options_.keep_tables && tables_.empty()) {
+      for (int w = 0; w < std::max(options_.workers, 1); ++w)
+        tables_.push_back(std::make_unique<Tables>(options_.job_memory));
+    }
+    parallel_for(0, jobs.size(), options_.workers, 1, [&](std::uint64_t begin, std::uint64_t end, int worker) {
+      Tables* tables = tables_.empty() ? nullptr : tables_[static_cast<std::size_t>(worker)].get();
       for (std::uint64_t i = begin; i < end; ++i)
-        results[i] = run_job(game_, database_, options_, nodes_[at[i]].pos, jobs[i]);
+        results[i] = run_job(game_, database_, options_, nodes_[at[i]].pos, jobs[i], tables);
     });
     return results;
   }
@@ -539,6 +557,11 @@ class Manager {
     if (settled(nodes_[node].stored.answer) || job.kind == JobSpec::kStuck) return;
     if (likely(nodes_[node])) {
       nodes_[node].stored.tried = threshold_;
+      nodes_[node].dirty = true;
+    } else if (nodes_[node].stored.retries < options_.retries && !nodes_[node].stored.expanded) {
+      // Tried again (a job with twice the budget) before it is expanded: where a worker
+      // keeps its tables, the next job goes on from where this one stopped.
+      ++nodes_[node].stored.retries;
       nodes_[node].dirty = true;
     } else {
       expand(node);
@@ -678,6 +701,7 @@ class Manager {
   int stuck_ = 0;
   std::map<std::string, std::string> meta_;
   JobRunner runner_;
+  std::vector<std::unique_ptr<Tables>> tables_;  // each worker's, where they are kept
 };
 
 }  // namespace gs::prove

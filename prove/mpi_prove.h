@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -62,9 +63,11 @@ bool prove_with_mpi(const G& game, db::Database* database, ProveOptions options,
   farm_options.timeout_seconds = mpi.timeout_seconds;
   farm_options.quiet = mpi.quiet;
   if (!session.manager()) {
+    std::unique_ptr<Tables> tables;
+    if (options.keep_tables) tables = std::make_unique<Tables>(options.job_memory);
     dist::serve_jobs(session, farm_options, [&](const std::string& text) {
       const JobSpec job = decode_job(text);
-      return encode(run_job(game, database, options, game.parse_position(job.position), job));
+      return encode(run_job(game, database, options, game.parse_position(job.position), job, tables.get()));
     });
     return true;
   }

@@ -1,6 +1,7 @@
 #include "prove/store.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sqlite3.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -70,6 +71,16 @@ void exec(sqlite3* db, const std::string& sql) {
   }
 }
 
+// Whether a table has a column (a store written by an older version lacks the newer
+// ones): a query naming it compiles. Nothing is read.
+bool has_column(sqlite3* db, const char* table, const char* column) {
+  const std::string sql = fmt::format("SELECT {} FROM {} LIMIT 0", column, table);
+  sqlite3_stmt* statement = nullptr;
+  const bool ok = sqlite3_prepare_v2(db, sql.c_str(), -1, &statement, nullptr) == SQLITE_OK;
+  sqlite3_finalize(statement);
+  return ok;
+}
+
 Answer answer_of(std::int64_t value) { return value < 0 ? kUnknown : value == 0 ? kNo : kYes; }
 
 }  // namespace
@@ -124,7 +135,12 @@ Store::Store(const std::filesystem::path& path, bool write, bool durable) : path
            " expanded INTEGER NOT NULL, scored INTEGER NOT NULL, score INTEGER NOT NULL,"
            " tried INTEGER NOT NULL, win INTEGER NOT NULL, draw INTEGER NOT NULL,"
            " win_source TEXT NOT NULL, draw_source TEXT NOT NULL, win_seq INTEGER NOT NULL,"
-           " draw_seq INTEGER NOT NULL)");
+           " draw_seq INTEGER NOT NULL, retries INTEGER NOT NULL DEFAULT 0)");
+    }
+    retries_ = has_column(db_, "nodes", "retries");
+    if (write && !retries_) {
+      exec(db_, "ALTER TABLE nodes ADD COLUMN retries INTEGER NOT NULL DEFAULT 0");
+      retries_ = true;
     }
     // A file that is not a store (or a damaged one) fails here with SQLite's reason; one
     // row at most is read (a count would visit every row).
@@ -160,9 +176,11 @@ std::uint64_t Store::node_count() const {
 }
 
 std::vector<StoredNode> Store::nodes() const {
-  Statement query(db_,
-                  "SELECT key, position, expanded, scored, score, tried, win, draw, win_source, draw_source,"
-                  " win_seq, draw_seq FROM nodes ORDER BY key");
+  const std::string sql = fmt::format(
+      "SELECT key, position, expanded, scored, score, tried, win, draw, win_source, draw_source, win_seq,"
+      " draw_seq, {} FROM nodes ORDER BY key",
+      retries_ ? "retries" : "0");
+  Statement query(db_, sql.c_str());
   std::vector<StoredNode> out;
   while (query.step()) {
     StoredNode node;
@@ -178,6 +196,7 @@ std::vector<StoredNode> Store::nodes() const {
     node.source[kDraw] = query.text(9);
     node.seq[kWin] = query.integer(10);
     node.seq[kDraw] = query.integer(11);
+    node.retries = static_cast<std::int32_t>(query.integer(12));
     out.push_back(std::move(node));
   }
   return out;
@@ -188,7 +207,7 @@ void Store::commit(const std::vector<StoredNode>& nodes, const std::map<std::str
   try {
     Statement put(db_,
                   "INSERT OR REPLACE INTO nodes(key, position, expanded, scored, score, tried, win, draw,"
-                  " win_source, draw_source, win_seq, draw_seq) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)");
+                  " win_source, draw_source, win_seq, draw_seq, retries) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (const StoredNode& node : nodes) {
       put.bind(1, std::bit_cast<std::int64_t>(node.key));
       put.bind(2, node.position);
@@ -202,6 +221,7 @@ void Store::commit(const std::vector<StoredNode>& nodes, const std::map<std::str
       put.bind(10, node.source[kDraw]);
       put.bind(11, node.seq[kWin]);
       put.bind(12, node.seq[kDraw]);
+      put.bind(13, node.retries);
       put.step();
       put.reset();
     }

@@ -6,7 +6,9 @@
 //   nodes(key, ...)     one row per position of the tree that is not over: its key (the
 //                       canonical rank's mix, search/key.h), the position's text, whether
 //                       it was expanded, its heuristic score, the threshold at which a
-//                       back-end prover last failed on it, and per binary question
+//                       back-end prover last failed on it, how many times a failed job
+//                       was retried on it (a store written before retries reads 0), and
+//                       per binary question
 //                       ("win?", "at least a draw?") the answer (-1 unknown, 0 no, 1 yes),
 //                       where it came from (rules, database, alphabeta, df-pn, tree,
 //                       implied) and its sequence number (the order answers were found in,
@@ -42,6 +44,7 @@ struct StoredNode {
   bool scored = false;
   std::int32_t score = 0;  // heuristic, for the side to move
   std::int32_t tried = 0;  // the highest threshold at which a back end failed (0: none)
+  std::int32_t retries = 0;  // inside the threshold: jobs retried after its first failed
   Answer answer[2] = {kUnknown, kUnknown};
   std::string source[2];
   std::int64_t seq[2] = {0, 0};
@@ -72,6 +75,7 @@ class Store {
  private:
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
+  bool retries_ = true;  // the nodes have the retries column (a reader of an older store: no)
   int lock_fd_ = -1;
 };
 

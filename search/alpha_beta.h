@@ -51,6 +51,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,19 @@ class AlphaBeta {
         options_(options),
         stats_(stats),
         limits_(limits),
-        table_(options.memory_bytes),
+        own_(std::in_place, options.memory_bytes),
+        table_(*own_),
+        databases_(game, database) {}
+
+  // A search on a table the caller keeps from search to search (the proof-tree
+  // manager's workers): it holds proven bounds that depend on no line, true anywhere.
+  AlphaBeta(const G& game, db::Database* database, const SearchOptions& options, SearchStats& stats,
+            Limits& limits, BoundTable& table)
+      : game_(game),
+        options_(options),
+        stats_(stats),
+        limits_(limits),
+        table_(table),
         databases_(game, database) {}
 
   // Proven bounds on the value of root: decided for the question where the limits
@@ -381,7 +394,8 @@ class AlphaBeta {
   const SearchOptions& options_;
   SearchStats& stats_;
   Limits& limits_;
-  BoundTable table_;
+  std::optional<BoundTable> own_;  // where the caller keeps none
+  BoundTable& table_;
   Databases<G> databases_;
   int optimist_ = 1;          // the parity of the plies where the optimist is to move
   std::uint64_t budget_ = 0;  // a test without a depth limit stops at this node count (0: none)

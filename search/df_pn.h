@@ -53,7 +53,21 @@ class DfPn {
         options_(options),
         stats_(stats),
         limits_(limits),
-        table_(options.memory_bytes),
+        own_(std::in_place, options.memory_bytes),
+        table_(*own_),
+        leaves_(game, database, table_, stats) {}
+
+  // A search on a table the caller keeps from search to search (the proof-tree
+  // manager's workers): what one search proved, the next finds. The table holds results
+  // that depend on no line, and results kept for the line from the root they were found
+  // on (a line that another root cannot have), so every search stays correct.
+  DfPn(const G& game, db::Database* database, const SearchOptions& options, SearchStats& stats,
+       Limits& limits, ProofTable& table)
+      : game_(game),
+        options_(options),
+        stats_(stats),
+        limits_(limits),
+        table_(table),
         leaves_(game, database, table_, stats) {}
 
   // Answers "value(root) >= t?" for a binary threshold t.
@@ -222,7 +236,8 @@ class DfPn {
   const SearchOptions& options_;
   SearchStats& stats_;
   Limits& limits_;
-  ProofTable table_;
+  std::optional<ProofTable> own_;  // where the caller keeps none
+  ProofTable& table_;
   ProofLeaves<G> leaves_;
   Path<G> path_;
   std::deque<Frame> frames_;

@@ -90,6 +90,7 @@ TEST(ProveStore, KeepsNodesAndMeta) {
     node.answer[prove::kWin] = prove::kNo;
     node.source[prove::kWin] = "tree";
     node.seq[prove::kWin] = 7;
+    node.retries = 2;
     store.commit({node}, {{"root", "n3"}});
   }
   const prove::Store store(file, false);
@@ -99,9 +100,43 @@ TEST(ProveStore, KeepsNodesAndMeta) {
   EXPECT_EQ(nodes[0].answer[prove::kWin], prove::kNo);
   EXPECT_EQ(nodes[0].answer[prove::kDraw], prove::kUnknown);
   EXPECT_EQ(nodes[0].seq[prove::kWin], 7);
+  EXPECT_EQ(nodes[0].retries, 2);
   EXPECT_EQ(store.meta("root"), std::optional<std::string>("n3"));
   EXPECT_FALSE(store.meta("threshold"));
   EXPECT_THROW(prove::Store(dir.path() / "missing.db", false), Error);
+}
+
+// A store written before retries were counted (no such column) reads 0 retries; a writer
+// adds the column and keeps the rest.
+TEST(ProveStore, ReadsAStoreWithoutRetries) {
+  test::TempDir dir;
+  const fs::path file = dir.path() / "proof.db";
+  {
+    prove::Store store(file, true, false);
+    prove::StoredNode node;
+    node.key = 5;
+    node.position = "n5";
+    node.retries = 1;
+    store.commit({node}, {{"root", "n5"}});
+    store.execute("ALTER TABLE nodes DROP COLUMN retries");
+  }
+  {
+    const prove::Store reader(file, false);
+    const auto nodes = reader.nodes();
+    ASSERT_EQ(nodes.size(), 1U);
+    EXPECT_EQ(nodes[0].position, "n5");
+    EXPECT_EQ(nodes[0].retries, 0);
+  }
+  {
+    prove::Store writer(file, true, false);
+    auto nodes = writer.nodes();
+    ASSERT_EQ(nodes.size(), 1U);
+    nodes[0].retries = 3;
+    writer.commit(nodes, {});
+  }
+  const prove::Store reader(file, false);
+  EXPECT_EQ(reader.nodes().at(0).retries, 3);
+  EXPECT_EQ(reader.meta("root"), std::optional<std::string>("n5"));
 }
 
 // Every node of random cyclic graphs, proven with back ends of a few nodes.
@@ -119,8 +154,12 @@ TEST(ProveGraph, AgreesWithRetrogradeAnalysis) {
       if (game.terminal(pos)) continue;
       test::TempDir dir;
       const fs::path file = dir.path() / "proof.db";
-      const prove::ProveSummary summary =
-          prove_position(game, nullptr, file, pos, small_options(2, 1 + (n % 2)));
+      // Every other graph's workers keep their tables from job to job; a failed job is
+      // retried up to 0, 1 or 2 times.
+      prove::ProveOptions options = small_options(2, 1 + (n % 2));
+      options.keep_tables = g % 2 == 1;
+      options.retries = g % 3;  // expanded at once, or after one or two retries
+      const prove::ProveSummary summary = prove_position(game, nullptr, file, pos, options);
       const Value value = Value::from_code(truth[n]);
       draws += value.is_draw() ? 1 : 0;
       ASSERT_EQ(summary.answer, outcome_text(value)) << "graph " << g << " node " << int{n};
@@ -142,6 +181,49 @@ TEST(ProveGraph, AgreesWithRetrogradeAnalysis) {
   EXPECT_GT(tree, 100);
   EXPECT_GT(backend, 25);
   fmt::print("{} draws; answers from the tree {}, from the back end {}\n", draws, tree, backend);
+}
+
+// A worker's kept tables carry results from job to job: jobs from every node of random
+// cyclic graphs, one after another on one worker's tables, answer as the brute-force
+// fixpoint does (results found through repetitions on one job's lines are not taken for
+// another's), and a job asked again answers from the table.
+TEST(ProveJobs, KeptTablesCarryResultsToTheNextJob) {
+  std::mt19937_64 random(23);
+  prove::ProveOptions options = small_options(0);
+  options.job_memory = std::uint64_t{1} << 16;  // small: entries are replaced
+  int answered = 0;
+  int from_table = 0;
+  int draws = 0;
+  for (int g = 0; g < 600; ++g) {
+    const GraphGame game(test::random_graph(random, g < 400 ? 16 : 24, 8));
+    const auto truth = test::brute_force(game, {0}, 1).codes.at(0);
+    prove::Tables tables(options.job_memory);
+    for (int round = 0; round < 2; ++round) {
+      for (std::uint8_t n = 0; n < game.graph().size(); ++n) {
+        const GraphGame::Position pos{n};
+        if (game.terminal(pos)) continue;
+        const Value value = Value::from_code(truth[n]);
+        for (const prove::Question q : {prove::kWin, prove::kDraw}) {
+          prove::JobSpec job;
+          job.kind = prove::JobSpec::kStuck;
+          job.question = q;
+          const prove::JobAnswer first = prove::run_job(game, nullptr, options, pos, job, &tables);
+          ASSERT_EQ(first.answer[q], prove::answer_for(value, q))
+              << "graph " << g << " node " << int{n} << " question " << int{q} << " round " << round;
+          ++answered;
+          draws += value.is_draw() ? 1 : 0;
+          // The same job again: its root is in the table (unless its result holds only
+          // on its own lines, where the root's entry is not kept for anywhere).
+          const prove::JobAnswer again = prove::run_job(game, nullptr, options, pos, job, &tables);
+          ASSERT_EQ(again.answer[q], first.answer[q]);
+          from_table += again.nodes == 0 ? 1 : 0;
+        }
+      }
+    }
+  }
+  EXPECT_GT(draws, 40);
+  EXPECT_GT(from_table, answered / 2);
+  fmt::print("{} answers, {} draws, {} asked again answered from the table\n", answered, draws, from_table);
 }
 
 // A run resumed from its store ends as one run does.
