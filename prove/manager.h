@@ -24,7 +24,10 @@
 // - Proof-number search picks the leaves: each pass takes up to twice as many of the
 //   most-proving leaves as there are workers (a picked leaf counts as busy for the next
 //   pick), runs their back-end jobs on the workers, expands the leaves inside the
-//   threshold, propagates answers up the graph and commits.
+//   threshold whose jobs failed, propagates answers up the graph and commits. A leaf
+//   whose first job failed is retried first (options.retries times, each job with twice
+//   the budget of the last), so that a search that nearly finished is not split among
+//   children.
 // - Seeding: with a line of moves from the root, the nodes of the line are proven from
 //   its last position back to the root.
 // - Each commit also records what the explorer shows (prove/view.h): the root's answers
@@ -294,6 +297,7 @@ class Manager {
     bool dirty = false;
     bool busy = false;
     bool on_stack = false;
+    int worker = -1;  // whose kept tables hold its last job (or its parent's); -1: none yet
   };
   struct Numbers {
     std::uint64_t proof = 1;
@@ -380,6 +384,9 @@ class Manager {
     nodes_[at].stored.expanded = true;
     nodes_[at].dirty = true;
     link(at);
+    for (const Child& child : nodes_[at].children) {
+      if (child.node >= 0 && nodes_[child.node].worker < 0) nodes_[child.node].worker = nodes_[at].worker;
+    }
     pending_.push_back(at);
   }
 
@@ -538,10 +545,35 @@ class Manager {
       for (int w = 0; w < std::max(options_.workers, 1); ++w)
         tables_.push_back(std::make_unique<Tables>(options_.job_memory));
     }
-    parallel_for(0, jobs.size(), options_.workers, 1, [&](std::uint64_t begin, std::uint64_t end, int worker) {
-      Tables* tables = tables_.empty() ? nullptr : tables_[static_cast<std::size_t>(worker)].get();
-      for (std::uint64_t i = begin; i < end; ++i)
-        results[i] = run_job(game_, database_, options_, nodes_[at[i]].pos, jobs[i], tables);
+    if (tables_.empty()) {
+      parallel_for(0, jobs.size(), options_.workers, 1, [&](std::uint64_t begin, std::uint64_t end, int) {
+        for (std::uint64_t i = begin; i < end; ++i)
+          results[i] = run_job(game_, database_, options_, nodes_[at[i]].pos, jobs[i]);
+      });
+      return results;
+    }
+    // Kept tables: a job goes to the worker whose tables hold its node's last job (or its
+    // parent's), as far as that keeps the workers' shares of the pass even.
+    const std::size_t workers = tables_.size();
+    const std::size_t share = (jobs.size() + workers - 1) / workers;
+    std::vector<std::vector<std::size_t>> mine(workers);
+    std::vector<std::size_t> later;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const int w = nodes_[at[i]].worker;
+      if (w >= 0 && static_cast<std::size_t>(w) < workers && mine[static_cast<std::size_t>(w)].size() < share)
+        mine[static_cast<std::size_t>(w)].push_back(i);
+      else
+        later.push_back(i);
+    }
+    for (const std::size_t i : later) {
+      std::size_t least = 0;
+      for (std::size_t w = 1; w < workers; ++w) least = mine[w].size() < mine[least].size() ? w : least;
+      mine[least].push_back(i);
+      nodes_[at[i]].worker = static_cast<int>(least);
+    }
+    parallel_for(0, workers, static_cast<int>(workers), 1, [&](std::uint64_t w, std::uint64_t, int) {
+      for (const std::size_t i : mine[w])
+        results[i] = run_job(game_, database_, options_, nodes_[at[i]].pos, jobs[i], tables_[w].get());
     });
     return results;
   }
