@@ -176,7 +176,8 @@ class Manager {
         } else if (n.stored.retries > 0 && n.stored.retries <= options_.retries) {
           // A failed job, retried with twice the budget of the last.
           at.push_back(leaf);
-          jobs.push_back(job_of(leaf, JobSpec::kRetry, asked, std::uint64_t{1} << std::min(n.stored.retries, 30)));
+          jobs.push_back(
+              job_of(leaf, JobSpec::kRetry, asked, std::uint64_t{1} << std::min(n.stored.retries, 30)));
         } else {
           expand(leaf);
         }

@@ -42,8 +42,8 @@ struct StoredNode {
   std::string position;
   bool expanded = false;
   bool scored = false;
-  std::int32_t score = 0;  // heuristic, for the side to move
-  std::int32_t tried = 0;  // the highest threshold at which a back end failed (0: none)
+  std::int32_t score = 0;    // heuristic, for the side to move
+  std::int32_t tried = 0;    // the highest threshold at which a back end failed (0: none)
   std::int32_t retries = 0;  // inside the threshold: jobs retried after its first failed
   Answer answer[2] = {kUnknown, kUnknown};
   std::string source[2];

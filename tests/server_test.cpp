@@ -892,7 +892,7 @@ TEST(ServerProofs, ARequestReadsABoundedNumberOfRows) {
     writer.execute(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000) "
         "INSERT OR IGNORE INTO nodes SELECT -i, '" +
-        root + "', 0, 0, 0, 0, -1, -1, '', '', 0, 0 FROM n");
+        root + "', 0, 0, 0, 0, -1, -1, '', '', 0, 0, 0 FROM n");
   }
   const auto [large, large_rows] = view();
   EXPECT_EQ(large_rows, small_rows);
