@@ -21,7 +21,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 #include "core/game.h"
@@ -120,13 +119,9 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
     const search::SearchOptions o = options(share);
     search::SearchStats stats;
     search::Limits limits(o, "prove");
-    std::optional<search::DfPn<G>> search;
-    if (tables != nullptr)
-      search.emplace(game, database, o, stats, limits, tables->proofs);
-    else
-      search.emplace(game, database, o, stats, limits);
+    search::DfPn<G> search(game, database, o, stats, limits, tables != nullptr ? &tables->proofs : nullptr);
     const search::QuestionReport report =
-        search->prove(pos, q == kWin ? search::kWinThreshold : search::kDrawThreshold);
+        search.prove(pos, q == kWin ? search::kWinThreshold : search::kDrawThreshold);
     result.nodes += stats.nodes;
     if (report.answer) answer(q, *report.answer, "df-pn");
   };
@@ -135,13 +130,10 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
     const search::SearchOptions o = options(0.5);
     search::SearchStats stats;
     search::Limits limits(o, "prove");
-    std::optional<search::AlphaBeta<G>> search;
-    if (tables != nullptr)
-      search.emplace(game, database, o, stats, limits, tables->bounds);
-    else
-      search.emplace(game, database, o, stats, limits);
+    search::AlphaBeta<G> search(game, database, o, stats, limits,
+                                tables != nullptr ? &tables->bounds : nullptr);
     std::vector<search::QuestionReport> reports;
-    const search::Bounds bounds = search->solve(pos, search::Question::kValue, reports);
+    const search::Bounds bounds = search.solve(pos, search::Question::kValue, reports);
     result.nodes += stats.nodes;
     if (bounds.decides(search::kWinThreshold))
       answer(kWin, bounds.passes(search::kWinThreshold), "alphabeta");

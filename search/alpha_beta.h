@@ -76,25 +76,18 @@ class AlphaBeta {
   // The work after which the first test without a depth limit is tried (docs/SEARCH.md).
   static constexpr std::uint64_t kFirstUnbounded = 20000;
 
+  // `table`: one the caller keeps from search to search (the proof-tree manager's
+  // workers; it holds proven bounds that depend on no line, true anywhere); nullptr: one
+  // of its own.
   AlphaBeta(const G& game, db::Database* database, const SearchOptions& options, SearchStats& stats,
-            Limits& limits)
+            Limits& limits, BoundTable* table = nullptr)
       : game_(game),
         options_(options),
         stats_(stats),
         limits_(limits),
-        own_(std::in_place, options.memory_bytes),
-        table_(*own_),
-        databases_(game, database) {}
-
-  // A search on a table the caller keeps from search to search (the proof-tree
-  // manager's workers): it holds proven bounds that depend on no line, true anywhere.
-  AlphaBeta(const G& game, db::Database* database, const SearchOptions& options, SearchStats& stats,
-            Limits& limits, BoundTable& table)
-      : game_(game),
-        options_(options),
-        stats_(stats),
-        limits_(limits),
-        table_(table),
+        own_(table == nullptr ? std::optional<BoundTable>(std::in_place, options.memory_bytes)
+                              : std::nullopt),
+        table_(table == nullptr ? *own_ : *table),
         databases_(game, database) {}
 
   // Proven bounds on the value of root: decided for the question where the limits

@@ -47,27 +47,20 @@ class DfPn {
   using Position = typename G::Position;
   using Move = typename G::Move;
 
+  // `table`: one the caller keeps from search to search (the proof-tree manager's
+  // workers), so that what one search proved the next finds; nullptr: one of its own. A
+  // kept table holds results that depend on no line, and results kept for the line from
+  // the root they were found on (a line that another root cannot have), so every search
+  // stays correct.
   DfPn(const G& game, db::Database* database, const SearchOptions& options, SearchStats& stats,
-       Limits& limits)
+       Limits& limits, ProofTable* table = nullptr)
       : game_(game),
         options_(options),
         stats_(stats),
         limits_(limits),
-        own_(std::in_place, options.memory_bytes),
-        table_(*own_),
-        leaves_(game, database, table_, stats) {}
-
-  // A search on a table the caller keeps from search to search (the proof-tree
-  // manager's workers): what one search proved, the next finds. The table holds results
-  // that depend on no line, and results kept for the line from the root they were found
-  // on (a line that another root cannot have), so every search stays correct.
-  DfPn(const G& game, db::Database* database, const SearchOptions& options, SearchStats& stats,
-       Limits& limits, ProofTable& table)
-      : game_(game),
-        options_(options),
-        stats_(stats),
-        limits_(limits),
-        table_(table),
+        own_(table == nullptr ? std::optional<ProofTable>(std::in_place, options.memory_bytes)
+                              : std::nullopt),
+        table_(table == nullptr ? *own_ : *table),
         leaves_(game, database, table_, stats) {}
 
   // Answers "value(root) >= t?" for a binary threshold t.
