@@ -101,12 +101,31 @@
 //                                   pos have distinct indices.
 //   moves_leaving_tier(pos, out)    (with the two above) the moves of pos that leave its
 //                                   tier, returning how many of its moves stay in it.
+//   rank_moves_leaving_tier(pos, out)  (with the three above) what playing each move
+//                                   of moves_leaving_tier(pos), then terminal() and
+//                                   rank() of the position reached, would give, in any
+//                                   order and without making the positions: a Successor
+//                                   per move. Returns how many moves stay in the tier.
+//                                   The retrograde scan uses it where it would play and
+//                                   rank those moves (positions without symmetry, and
+//                                   every position of a tier it walks for children).
 //   unrank_next(tier, index, pos)   where pos is unrank(tier, index - 1) (not a hole),
 //                                   makes pos unrank(tier, index) and returns true, or
 //                                   returns false where index is a hole: a scan in
 //                                   index order steps from position to position.
 //   unmove_indices(tier, pos, out)  the indices in `tier` (pos's tier) of unmoves(pos),
 //                                   in any order; propagation then ranks no predecessor.
+//   child_walk_size(tier),          (together) 0, or the length of a walk over a tier no
+//   child_walk(tier, b, e, visit)   move stays in, in an order that keeps successive
+//                                   positions' moves near each other in the child tiers
+//                                   (a mill game's placement sector walked by the
+//                                   opponent's stones: every successor of a run of
+//                                   positions lies in one stretch of a child tier).
+//                                   child_walk calls visit(index, pos) for the steps
+//                                   [b, e) of the walk that are positions, pos at its
+//                                   tier index; over [0, size) it visits every position
+//                                   of the tier once. The scan of such a tier follows
+//                                   the walk, which leaves the files unchanged.
 //   derivable(pos)                  true iff pos's value follows cheaply from its moves:
 //                                   a database may store any value there (a "don't
 //                                   care", docs/FORMAT.md) and readers answer it by
@@ -161,8 +180,18 @@ struct Ranked {
   bool operator==(const Ranked&) const = default;
 };
 
+// Where a move leads (rank_moves_leaving_tier): a terminal position's value, for its
+// side to move, or the tier and index of the position.
+struct Successor {
+  Ranked ranked;
+  ValueCode terminal = kHoleCode;  // kHoleCode: not terminal
+  bool operator==(const Successor&) const = default;
+};
+
 template <class G>
 using MoveList = SmallVector<typename G::Move, G::kMaxMoves>;
+template <class G>
+using SuccessorList = SmallVector<Successor, G::kMaxMoves>;
 template <class G>
 using UnmoveList = SmallVector<typename G::Position, G::kMaxUnmoves>;
 
@@ -282,6 +311,18 @@ template <class G>
 concept RanksUnmoves = requires(const G& game, Tier tier, const typename G::Position& pos,
                                 SmallVector<Index, G::kMaxUnmoves>& out) {
   game.unmove_indices(tier, pos, out);
+};
+
+template <class G>
+concept RanksMovesLeavingTier = CountsTierMoves<G> &&
+    requires(const G& game, const typename G::Position& pos, SuccessorList<G>& out) {
+  { game.rank_moves_leaving_tier(pos, out) } -> std::same_as<std::size_t>;
+};
+
+template <class G>
+concept WalksForChildren = requires(const G& game, Tier tier, Index index) {
+  { game.child_walk_size(tier) } -> std::same_as<Index>;
+  game.child_walk(tier, index, index, [](Index, const typename G::Position&) {});
 };
 
 // One sector of a tier (see above): the indices [begin, end) of the tier.

@@ -23,7 +23,8 @@
 //
 // A tier without a move that stays in it (a mill game's placement tiers: every move
 // places a stone) is decided whole by the scan: the levels are skipped, since they
-// could neither lower a win nor decide a cell.
+// could neither lower a win nor decide a cell. Where the game offers a walk of such a
+// tier for its children (core/game.h, WalksForChildren), the scan follows it.
 //
 // The cells of a level are found in per-thread lists of the indices decided at each
 // depth (fast, 4 bytes per decided position; tiers of up to 2^32 indices), or, where
@@ -134,20 +135,40 @@ class TierSolver {
     assign_on_huge_pages(cells_, size, kHoleCode);  // updated at random places
     decided_.assign(static_cast<std::size_t>(std::max(options_.threads, 1)), {});
     scratch_ = std::vector<Scratch>(static_cast<std::size_t>(std::max(options_.threads, 1)));
-    Progress progress(game_.tier_name(tier_), size, options_.quiet);
+    Index walk = 0;  // the length of the game's walk for the children, if it has one
+    if constexpr (WalksForChildren<G>) walk = game_.child_walk_size(tier_);
+    lists_ = options_.level_lists && walk == 0;
+    walking_ = walk > 0;
+    Progress progress(game_.tier_name(tier_), walk > 0 ? walk : size, options_.quiet);
     progress.set_stage("scan");
-    parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
-      for_each_position(game_, tier_, begin, end,
-                        [&](Index i, const Position& pos) { scan(i, pos, thread); });
-      progress.add(end - begin);
-    });
+    if (walk > 0) {
+      // No move stays in the tier: the scan decides every cell, in the order the game
+      // gives, where successive positions read their children's values from nearby
+      // cells instead of from all over the child tiers. No level follows, so nothing is
+      // listed.
+      if constexpr (WalksForChildren<G>) {
+        parallel_for(0, walk, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
+          game_.child_walk(tier_, begin, end, [&](Index i, const Position& pos) { scan(i, pos, thread); });
+          progress.add(end - begin);
+        });
+      }
+      if (stays_.load())
+        fail("tier {}: a move stays in the tier, which the game walks as one no move stays in",
+             game_.tier_name(tier_));
+    } else {
+      parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
+        for_each_position(game_, tier_, begin, end,
+                          [&](Index i, const Position& pos) { scan(i, pos, thread); });
+        progress.add(end - begin);
+      });
+    }
     // Without an in-tier move, every cell is decided and no win can be lowered.
     const bool levels = stays_.load();
     for (Depth level = 0; levels && level <= max_depth_.load(); ++level) {
       progress.set_stage(fmt::format("depth {}", level));
       const ValueCode win = Value::win(level).code();
       const ValueCode loss = Value::loss(level).code();
-      if (options_.level_lists) {
+      if (lists_) {
         // The level's cells, gathered before the threads add to the lists again. An
         // index listed for a win that was lowered since holds another code: skipped.
         std::vector<ListedIndex> current;
@@ -224,6 +245,7 @@ class TierSolver {
     // Successors in child tiers, read after all are ranked and their cells prefetched:
     // the reads are scattered over large tiers, so they are started together.
     SmallVector<std::pair<const db::TierReader*, Index>, G::kMaxMoves> outside;
+    SuccessorList<G> successors;  // where the game ranks them (RanksMovesLeavingTier)
     UnmoveList<G> unmoves;
     SmallVector<Index, G::kMaxUnmoves> predecessors;
   };
@@ -244,39 +266,69 @@ class TierSolver {
   Outside examine(const Position& pos, int thread) {
     std::optional<Value> best;
     Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
-    MoveList<G>& moves = scratch.moves;
     SmallVector<Index, G::kMaxMoves>& inside = scratch.inside;
     inside.clear();
     auto& outside = scratch.outside;
     outside.clear();
-    // Where the game can tell, moves that stay in the tier from a position without
-    // symmetry lead to distinct indices: they are counted without ranking.
-    const std::size_t unranked = for_each_move_to_play(game_, pos, moves, [&](const auto& move) {
-      const Position next = game_.play(pos, move);
-      std::optional<Value> value = game_.terminal(next);
-      if (!value) {
-        const Ranked ranked = game_.rank(next);
-        if (ranked.tier == tier_) {
-          inside.push_back(ranked.index);
-          return;
-        }
-        const db::TierReader* reader = child_reader(ranked.tier);
-        reader->prefetch(ranked.index);
-        outside.push_back({reader, ranked.index});
+    const db::TierReader* reader = nullptr;  // the last child tier's
+    Tier reader_tier = tier_;
+    auto reached = [&](const Ranked& ranked) {
+      if (ranked.tier == tier_) {
+        inside.push_back(ranked.index);
         return;
       }
-      const Value mine = value->before_move();
+      if (ranked.tier != reader_tier) {
+        reader = child_reader(ranked.tier);
+        reader_tier = ranked.tier;
+      }
+      reader->prefetch(ranked.index);
+      outside.push_back({reader, ranked.index});
+    };
+    auto ended = [&](Value value) {
+      const Value mine = value.before_move();
       if (!best || mine.better_than(*best)) best = mine;
-    });
-    for (const auto& [reader, index] : outside) {
-      const Value mine = child_value(*reader, index).before_move();
-      if (!best || mine.better_than(*best)) best = mine;
+    };
+    // Where the game can tell, moves that stay in the tier from a position without
+    // symmetry lead to distinct indices: they are counted without ranking.
+    std::size_t unranked = 0;
+    bool no_move = false;
+    bool played = true;
+    if constexpr (RanksMovesLeavingTier<G>) {
+      // A position of a walked tier has no move that stays in the tier, so its symmetry
+      // does not matter.
+      if (walking_ || !game_.has_symmetry(pos)) {
+        played = false;
+        SuccessorList<G>& successors = scratch.successors;
+        unranked = game_.rank_moves_leaving_tier(pos, successors);
+        for (const Successor& next : successors) {
+          if (next.terminal == kHoleCode) {
+            reached(next.ranked);
+          } else {
+            ended(Value::from_code(next.terminal));
+          }
+        }
+        no_move = successors.empty();
+      }
     }
+    if (played) {
+      MoveList<G>& moves = scratch.moves;
+      unranked = for_each_move_to_play(game_, pos, moves, [&](const auto& move) {
+        const Position next = game_.play(pos, move);
+        const std::optional<Value> value = game_.terminal(next);
+        if (value) {
+          ended(*value);
+        } else {
+          reached(game_.rank(next));
+        }
+      });
+      no_move = moves.empty();
+    }
+    for (const auto& [child, index] : outside) ended(child_value(*child, index));
     std::sort(inside.begin(), inside.end());
     Outside result;
     result.count =
         unranked + static_cast<std::size_t>(std::unique(inside.begin(), inside.end()) - inside.begin());
-    if (moves.empty() && unranked == 0) best = game_.no_move_value();
+    if (no_move && unranked == 0) best = game_.no_move_value();
     if (best) result.best_code = best->code();
     return result;
   }
@@ -299,6 +351,9 @@ class TierSolver {
   }
 
   void scan(Index index, const Position& pos, int thread) {
+    // A walk writes its cells at scattered places: the line comes in while the moves
+    // are examined.
+    if (walking_) __builtin_prefetch(&cells_[index], 1);
     std::optional<Value> value = game_.terminal(pos);
     if (!value) {
       const Outside outside = examine(pos, thread);
@@ -324,7 +379,7 @@ class TierSolver {
     Depth seen = max_depth_.load(std::memory_order_relaxed);
     while (seen < depth && !max_depth_.compare_exchange_weak(seen, depth)) {
     }
-    if (!options_.level_lists) return;
+    if (!lists_) return;
     auto& lists = decided_[static_cast<std::size_t>(thread)];
     if (lists.size() <= depth) lists.resize(depth + 1U);
     lists[depth].push_back(static_cast<ListedIndex>(index));
@@ -386,6 +441,8 @@ class TierSolver {
   std::vector<ValueCode> cells_;
   std::atomic<Depth> max_depth_{0};
   std::atomic<bool> stays_{false};  // a position of the tier has a move that stays in it
+  bool lists_ = true;               // decided cells are listed for the levels
+  bool walking_ = false;            // the scan follows the game's walk for children
   // Per thread, per depth: the indices decided at that depth and not yet processed.
   std::vector<std::vector<std::vector<ListedIndex>>> decided_;
   std::vector<Scratch> scratch_;  // per thread

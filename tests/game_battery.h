@@ -314,6 +314,69 @@ bool check_tier_move_hooks(const G& game, const typename G::Position& p, Failure
   return true;
 }
 
+// rank_moves_leaving_tier (core/game.h, RanksMovesLeavingTier) gives what playing each
+// move of moves_leaving_tier(p), then terminal() and rank(), gives, in any order, and
+// counts the same moves staying.
+template <Game G>
+requires RanksMovesLeavingTier<G>
+void check_ranked_moves(const G& game, const typename G::Position& p, Failures& failures) {
+  if (game.terminal(p)) return;
+  MoveList<G> moves;
+  const std::size_t counted = game.moves_leaving_tier(p, moves);
+  std::vector<std::pair<Ranked, ValueCode>> want;
+  for (const auto& move : moves) {
+    const auto next = game.play(p, move);
+    const std::optional<Value> value = game.terminal(next);
+    want.push_back(value ? std::pair{Ranked{}, value->code()} : std::pair{game.rank(next), kHoleCode});
+  }
+  SuccessorList<G> successors;
+  const std::size_t ranked_count = game.rank_moves_leaving_tier(p, successors);
+  std::vector<std::pair<Ranked, ValueCode>> got;
+  for (const Successor& next : successors)
+    got.emplace_back(next.terminal == kHoleCode ? next.ranked : Ranked{}, next.terminal);
+  auto order = [](const auto& a, const auto& b) {
+    return std::tie(a.first.tier, a.first.index, a.second) < std::tie(b.first.tier, b.first.index, b.second);
+  };
+  std::sort(want.begin(), want.end(), order);
+  std::sort(got.begin(), got.end(), order);
+  if (got != want || ranked_count != counted) {
+    failures.add(game.position_text(p) + ": rank_moves_leaving_tier gives " + std::to_string(got.size()) +
+                 " successors and counts " + std::to_string(ranked_count) + " staying; playing gives " +
+                 std::to_string(want.size()) + (got.size() == want.size() ? " others" : "") + " and " +
+                 std::to_string(counted));
+  }
+}
+
+// child_walk (core/game.h, WalksForChildren) visits every position of the tier once, at
+// its index, walked in pieces of `piece` steps (the scan's threads take pieces).
+// Returns the number of positions visited, 0 where the game does not walk the tier.
+template <Game G>
+requires WalksForChildren<G> std::uint64_t check_child_walk(const G& game, Tier tier, Index piece,
+                                                            Failures& failures) {
+  const Index length = game.child_walk_size(tier);
+  if (length == 0) return 0;
+  const Index size = game.size(tier);
+  std::vector<std::uint8_t> seen(size, 0);
+  std::uint64_t visited = 0;
+  for (Index begin = 0; begin < length; begin += piece) {
+    game.child_walk(tier, begin, std::min(length, begin + piece),
+                    [&](Index index, const typename G::Position& pos) {
+                      ++visited;
+                      if (index >= size || seen[index]++ != 0 || !(game.rank(pos) == Ranked{tier, index})) {
+                        failures.add(game.tier_name(tier) + ": the walk visits " + game.position_text(pos) +
+                                     " at index " + std::to_string(index) +
+                                     (index < size && seen[index] > 1 ? " again" : ", not its rank"));
+                      }
+                    });
+  }
+  for (Index i = 0; i < size; ++i) {
+    if ((seen[i] != 0) != game.unrank(tier, i).has_value())
+      failures.add(game.tier_name(tier) + " index " + std::to_string(i) + ": " +
+                   (seen[i] != 0 ? "a hole the walk visits" : "a position the walk misses"));
+  }
+  return visited;
+}
+
 // unmove_indices (core/game.h, RanksUnmoves) gives the ranks of unmoves(p), in any order.
 template <Game G>
 requires RanksUnmoves<G>

@@ -243,6 +243,52 @@ TEST(MorrisBattery, TierMoveHooksKeepTheirPromises) {
   }
 }
 
+// The scan ranks the successors of a position through rank_moves_leaving_tier: on every
+// rule set, placements and slides, mills and the terminal positions they make, positions
+// with and without symmetry (the walked tiers use it for both).
+TEST(MorrisBattery, RankedMovesAreThoseOfPlay) {
+  for (const Morris& game : rule_sets()) {
+    const auto positions = test::sample_positions(game, game.tiers(6), 3, kSeed + 5);
+    ASSERT_GT(positions.size(), 300U);
+    Failures failures;
+    std::size_t symmetric = 0;
+    for (const Position& pos : positions) {
+      test::check_ranked_moves(game, pos, failures);
+      symmetric += game.has_symmetry(pos) ? 1 : 0;
+    }
+    GS_EXPECT_NO_FAILURES(failures) << game.variant() << " " << game.rule_text();
+    EXPECT_GT(symmetric, 0U) << game.variant();
+  }
+}
+
+// The scan of a placement tier follows child_walk: every tier of up to 4 stones a side
+// on the small boards, and those of up to 2 million indices on the large ones, in pieces
+// of an odd length so that pieces start inside classes and at holes.
+TEST(MorrisBattery, ChildWalkVisitsEveryPositionOnce) {
+  for (const Morris& game : rule_sets()) {
+    Failures failures;
+    std::uint64_t visited = 0;
+    std::size_t walked = 0;
+    const bool small = game.geometry().points() < 24;
+    for (const Tier tier : game.tiers(small ? 4 : 5)) {
+      if (!small && game.size(tier) > 2'000'000) continue;
+      const std::uint64_t count = test::check_child_walk(game, tier, 1237, failures);
+      visited += count;
+      walked += count > 0 ? 1 : 0;
+      // A placement sector is walked; a pair of sectors (moving, or Lasker) is not.
+      const Sector s = Sector::of(tier);
+      EXPECT_EQ(game.child_walk_size(tier) > 0, !game.paired(s)) << game.tier_name(tier);
+    }
+    GS_EXPECT_NO_FAILURES(failures) << game.variant() << " " << game.rule_text();
+    // Under Lasker's rule a side may slide while it has stones in hand: no sector is
+    // walked.
+    if (!game.options().lasker) {
+      EXPECT_GT(walked, 10U) << game.variant();
+      EXPECT_GT(visited, 50000U) << game.variant();
+    }
+  }
+}
+
 // has_symmetry is true for every position a symmetry maps onto itself (and may be true
 // for others): checked on every set of up to 4 stones a side on the small board.
 TEST(MorrisBattery, HasSymmetryCoversEverySymmetricPosition) {

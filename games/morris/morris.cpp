@@ -239,6 +239,109 @@ std::size_t Morris::moves_leaving_tier(const Position& pos, MoveList<Morris>& ou
   return generate(pos, out, paired(sector_of(pos)) ? &staying : nullptr);
 }
 
+std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<Morris>& out) const {
+  out.clear();
+  const int me = pos.side;
+  const int them = me ^ 1;
+  const std::uint32_t mine = pos.stones[me];
+  const std::uint32_t theirs = pos.stones[them];
+  const int my_count = std::popcount(mine);
+  const int their_count = std::popcount(theirs);
+  const std::uint32_t empty = geometry_.full() & ~(mine | theirs);
+  const std::uint32_t removable_set = removable(pos, me);
+  const bool mills = my_count >= 2;
+  const bool pair = paired(sector_of(pos));
+  const int n = geometry_.points();
+
+  // The position a move leads to, seen from the opponent: its tier and the offset of its
+  // sector in that tier.
+  struct Next {
+    Tier tier = 0;
+    Index offset = 0;
+    bool lost = false;  // the opponent, to move, has fewer than 3 stones
+  };
+  auto next_of = [&](const Sector& next) {
+    if (next.w + next.wf < 3) return Next{0, 0, true};
+    const Tier t = tier_of(next);
+    return Next{t, next.code() == t ? 0 : sector_size(Sector::of(t)), false};
+  };
+
+  // Without removal the opponent's stones stay: their class and symmetry once.
+  const Geometry::Classes& their_classes = geometry_.classes(their_count);
+  const std::uint32_t entry = their_classes.entry[colex_rank(theirs)];
+  const std::uint32_t id = entry >> 6;
+  const int op = static_cast<int>(entry >> 1 & 31U);
+  const std::uint32_t stabilizer = (entry & 1U) != 0 ? their_classes.stabilizer[id] : 0;
+  const std::uint32_t free_points = geometry_.full() & ~their_classes.representative[id];
+  const std::uint32_t mapped_mine = geometry_.apply(op, mine);
+  const auto& perm = geometry_.permutation(op);
+  auto plain_index = [&](std::uint32_t mapped) {
+    if (stabilizer != 0) {
+      const std::uint32_t base = mapped;
+      for (std::uint32_t h = stabilizer; h != 0; h &= h - 1)
+        mapped = std::min(mapped, geometry_.apply(std::countr_zero(h), base));
+    }
+    return colex_rank(extract(mapped, free_points));
+  };
+
+  std::size_t staying = 0;
+  // A move from `from` (-1: a placement) to `to`, with the hands after it.
+  auto add = [&](int from, int to, const Next& plain, Index per_class, const Next& removing, bool check_mill,
+                 bool stays) {
+    std::uint32_t after = mine | 1U << to;
+    if (from >= 0) after &= ~(1U << from);
+    if (check_mill && removable_set != 0 && geometry_.in_mill(after, to)) {
+      for (std::uint32_t r = removable_set; r != 0; r &= r - 1) {
+        const std::uint32_t left = theirs & ~(r & (~r + 1));
+        if (removing.lost) {
+          out.push_back({{}, Value::loss(0).code()});
+        } else {
+          out.push_back({{removing.tier, removing.offset + sector_index(left, after)}, kHoleCode});
+        }
+      }
+      return;
+    }
+    if (stays) {
+      ++staying;
+      return;
+    }
+    if (plain.lost) {
+      out.push_back({{}, Value::loss(0).code()});
+      return;
+    }
+    if (options_.full_board_draw && (after | theirs) == geometry_.full()) {
+      out.push_back({{}, Value::draw().code()});
+      return;
+    }
+    std::uint32_t mapped = mapped_mine | 1U << perm[static_cast<std::size_t>(to)];
+    if (from >= 0) mapped &= ~(1U << perm[static_cast<std::size_t>(from)]);
+    out.push_back({{plain.tier, plain.offset + id * per_class + plain_index(mapped)}, kHoleCode});
+  };
+
+  const int my_hand = pos.hand[me];
+  const int their_hand = pos.hand[them];
+  if (my_hand > 0) {
+    const Next plain = next_of({their_count, my_count + 1, their_hand, my_hand - 1});
+    const Next removing = next_of({their_count - 1, my_count + 1, their_hand, my_hand - 1});
+    const Index per_class = binomial(n - their_count, my_count + 1);
+    for (std::uint32_t e = empty; e != 0; e &= e - 1)
+      add(-1, std::countr_zero(e), plain, per_class, removing, mills, false);
+  }
+  if (my_hand == 0 || options_.lasker) {
+    const Next plain = next_of({their_count, my_count, their_hand, my_hand});
+    const Next removing = next_of({their_count - 1, my_count, their_hand, my_hand});
+    const Index per_class = binomial(n - their_count, my_count);
+    const bool fly = flies(pos, me);
+    for (std::uint32_t m = mine; m != 0; m &= m - 1) {
+      const int from = std::countr_zero(m);
+      const std::uint32_t targets = fly ? empty : geometry_.neighbours(from) & empty;
+      for (std::uint32_t t = targets; t != 0; t &= t - 1)
+        add(from, std::countr_zero(t), plain, per_class, removing, mills && my_count >= 3, pair);
+    }
+  }
+  return staying;
+}
+
 template <class Visit>
 void Morris::for_each_unmove(const Position& pos, Visit&& visit) const {
   // Only a move without removal by the side that just moved stays in the tier: from
@@ -594,22 +697,26 @@ std::optional<Position> Morris::unrank(Tier tier, Index index) const {
 }
 
 bool Morris::unrank_next(Tier tier, Index index, Position& pos) const {
+  const int step = next_in_class(pos);
+  if (step != 0) return step > 0;
+  // The class's last set was at index - 1: a new class, or the twin sector.
+  const std::optional<Position> first = unrank(tier, index);
+  if (first) pos = *first;
+  return first.has_value();
+}
+
+int Morris::next_in_class(Position& pos) const {
   const std::uint32_t white = pos.stones[0];
   const std::uint32_t black = next_subset(pos.stones[1], geometry_.full() & ~white);
-  if (black == 0) {
-    // The class's last set was at index - 1: a new class, or the twin sector.
-    const std::optional<Position> first = unrank(tier, index);
-    if (first) pos = *first;
-    return first.has_value();
-  }
+  if (black == 0) return 0;
   pos.stones[1] = black;
-  if (!geometry_.symmetric(white)) return true;
+  if (!geometry_.symmetric(white)) return 1;
   const Geometry::Classes& classes = geometry_.classes(std::popcount(white));
   const std::uint32_t stabilizer = classes.stabilizer[classes.entry[colex_rank(white)] >> 6];
   for (std::uint32_t h = stabilizer; h != 0; h &= h - 1) {
-    if (geometry_.apply(std::countr_zero(h), black) < black) return false;  // a hole
+    if (geometry_.apply(std::countr_zero(h), black) < black) return -1;  // a hole
   }
-  return true;
+  return 1;
 }
 
 void Morris::symmetric(const Position& pos, std::vector<Position>& out) const {

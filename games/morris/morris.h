@@ -190,6 +190,20 @@ class Morris {
   // RanksUnmoves): the side to move's stones are Black's set of every predecessor.
   void unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const;
   void unmoves(const Position& pos, UnmoveList<Morris>& out) const;
+  // The walk of a placement sector for its children (core/game.h, WalksForChildren):
+  // its positions in the index order of the colour-swapped sector, that is by the class
+  // of Black's stones, then by White's set among the free points. A placement by White
+  // leads to Black's stones (a class representative, fixed through the walk's runs)
+  // against White's set and one more stone: the children of a run of positions all lie
+  // in one class of the child sector (C(n - B, W + 1) indices), and those of the mills
+  // in B classes of the sector with a Black stone less. Indexed as a sector, each run
+  // would read its children all over the child sector. 0 for a paired sector.
+  [[nodiscard]] Index child_walk_size(Tier tier) const {
+    const Sector s = Sector::of(tier);
+    return paired(s) ? 0 : sector_size(s.swapped());
+  }
+  template <class Visit>
+  void child_walk(Tier tier, Index begin, Index end, Visit&& visit) const;
 
   // Retrograde hooks (core/game.h, KnowsTierMoves and CountsTierMoves): a slide without
   // removal keeps the tier of a paired sector; every other move leaves it.
@@ -206,6 +220,11 @@ class Morris {
     return geometry_.symmetric(pos.stones[0]) || geometry_.symmetric(pos.stones[1]);
   }
   std::size_t moves_leaving_tier(const Position& pos, MoveList<Morris>& out) const;
+  // The successors of those moves, ranked (core/game.h, RanksMovesLeavingTier). A move
+  // without removal leaves the opponent's stones as they are, so their class, its
+  // symmetry and White's stones under it are looked up once per position; each move
+  // then changes a point or two of the mapped set.
+  std::size_t rank_moves_leaving_tier(const Position& pos, SuccessorList<Morris>& out) const;
 
   // A heuristic score for the side to move (core/game.h, HasEvaluation), of the kind
   // Gévay & Danner's alpha-beta player used: the stone ratio, the sliding moves
@@ -250,6 +269,10 @@ class Morris {
   // The index of White's set `white` and Black's set `black` in their sector.
   [[nodiscard]] Index sector_index(std::uint32_t white, std::uint32_t black) const;
   [[nodiscard]] std::optional<Position> sector_position(const Sector& s, Index index) const;
+  // Steps Black's set of pos to the next set among the free points in colex order:
+  // returns 1 for a position, -1 for a hole (a set a symmetry of White's set makes
+  // smaller), 0 past the class's last set (pos unchanged).
+  int next_in_class(Position& pos) const;
   // Lists a move from `from` (-1: a placement) to `to`, one per stone it may remove; with
   // `staying` given, a slide without removal is counted there instead.
   void add_moves(const Position& pos, int from, int to, std::uint32_t removable_set, bool check_mill,
@@ -334,6 +357,29 @@ inline std::optional<Position> Morris::sector_position(const Sector& s, Index in
   return pos;
 }
 
+template <class Visit>
+void Morris::child_walk(Tier tier, Index begin, Index end, Visit&& visit) const {
+  const Sector s = Sector::of(tier);
+  const Sector twin = s.swapped();
+  Position walked{};  // the step's stones in the colour-swapped sector
+  bool held = false;  // walked holds the stones of the step before (a hole's too)
+  for (Index k = begin; k < end; ++k) {
+    const int step = held ? next_in_class(walked) : 0;
+    if (step == 0) {
+      const std::optional<Position> first = sector_position(twin, k);
+      held = first.has_value();
+      if (!held) continue;
+      walked = *first;
+    } else if (step < 0) {
+      continue;
+    }
+    Position pos;
+    pos.stones = {walked.stones[1], walked.stones[0]};
+    pos.hand = {static_cast<std::uint8_t>(s.wf), static_cast<std::uint8_t>(s.bf)};
+    visit(sector_index(pos.stones[0], pos.stones[1]), pos);
+  }
+}
+
 static_assert(Game<Morris>);
 static_assert(HasSymmetries<Morris>);
 static_assert(HasBaselineSize<Morris>);
@@ -344,5 +390,7 @@ static_assert(HasSectors<Morris>);
 static_assert(CountsTierMoves<Morris>);
 static_assert(UnranksInOrder<Morris>);
 static_assert(RanksUnmoves<Morris>);
+static_assert(WalksForChildren<Morris>);
+static_assert(RanksMovesLeavingTier<Morris>);
 
 }  // namespace gs::morris
