@@ -183,60 +183,59 @@ std::uint32_t Morris::removable(const Position& pos, int side) const {
   return theirs;
 }
 
-void Morris::add_moves(const Position& pos, int from, int to, std::uint32_t removable_set, bool check_mill,
-                       MoveList<Morris>& out, std::size_t* staying) const {
-  Move move{static_cast<std::uint8_t>(from < 0 ? kNone : from), static_cast<std::uint8_t>(to), kNone};
-  if (check_mill && removable_set != 0) {
-    std::uint32_t mine = pos.stones[pos.side] | 1U << to;
-    if (from >= 0) mine &= ~(1U << from);
-    if (geometry_.in_mill(mine, to)) {
-      for (std::uint32_t r = removable_set; r != 0; r &= r - 1) {
-        move.remove = static_cast<std::uint8_t>(std::countr_zero(r));
-        out.push_back(move);
-      }
-      return;
-    }
-  }
-  if (staying != nullptr && from >= 0) {
-    ++*staying;
-  } else {
-    out.push_back(move);
-  }
-}
-
-std::size_t Morris::generate(const Position& pos, MoveList<Morris>& out, std::size_t* staying) const {
-  out.clear();
+template <class Visit>
+std::size_t Morris::for_each_move(const Position& pos, bool count_staying, Visit&& visit) const {
   const int me = pos.side;
   const std::uint32_t mine = pos.stones[me];
   const std::uint32_t empty = geometry_.full() & ~(mine | pos.stones[me ^ 1]);
   const std::uint32_t removable_set = removable(pos, me);
-  // Three of one's own stones are needed for a mill.
-  const bool mills = std::popcount(mine) >= 2;
+  const int count = std::popcount(mine);
+  std::size_t staying = 0;
+  // A move from `from` (-1: a placement) to `to`, once per stone a mill it closes may
+  // remove. Three of one's own stones are needed for a mill.
+  auto add = [&](int from, int to, bool check_mill) {
+    if (check_mill && removable_set != 0) {
+      std::uint32_t after = mine | 1U << to;
+      if (from >= 0) after &= ~(1U << from);
+      if (geometry_.in_mill(after, to)) {
+        for (std::uint32_t r = removable_set; r != 0; r &= r - 1) visit(from, to, std::countr_zero(r));
+        return;
+      }
+    }
+    if (count_staying && from >= 0) {
+      ++staying;
+    } else {
+      visit(from, to, -1);
+    }
+  };
   if (pos.hand[me] > 0) {
-    for (std::uint32_t e = empty; e != 0; e &= e - 1)
-      add_moves(pos, -1, std::countr_zero(e), removable_set, mills, out, nullptr);
+    for (std::uint32_t e = empty; e != 0; e &= e - 1) add(-1, std::countr_zero(e), count >= 2);
   }
   if (pos.hand[me] == 0 || options_.lasker) {
     const bool fly = flies(pos, me);
     for (std::uint32_t m = mine; m != 0; m &= m - 1) {
       const int from = std::countr_zero(m);
       const std::uint32_t targets = fly ? empty : geometry_.neighbours(from) & empty;
-      for (std::uint32_t t = targets; t != 0; t &= t - 1) {
-        add_moves(pos, from, std::countr_zero(t), removable_set, mills && std::popcount(mine) >= 3, out,
-                  staying);
-      }
+      for (std::uint32_t t = targets; t != 0; t &= t - 1) add(from, std::countr_zero(t), count >= 3);
     }
   }
-  return staying != nullptr ? *staying : 0;
+  return staying;
 }
 
-void Morris::moves(const Position& pos, MoveList<Morris>& out) const { generate(pos, out, nullptr); }
+std::size_t Morris::generate(const Position& pos, MoveList<Morris>& out, bool count_staying) const {
+  out.clear();
+  return for_each_move(pos, count_staying, [&](int from, int to, int remove) {
+    out.push_back({static_cast<std::uint8_t>(from < 0 ? kNone : from), static_cast<std::uint8_t>(to),
+                   static_cast<std::uint8_t>(remove < 0 ? kNone : remove)});
+  });
+}
+
+void Morris::moves(const Position& pos, MoveList<Morris>& out) const { generate(pos, out, false); }
 
 std::size_t Morris::moves_leaving_tier(const Position& pos, MoveList<Morris>& out) const {
   // Slides without removal lead into the colour-swapped sector: the same tier only when
   // the two are paired.
-  std::size_t staying = 0;
-  return generate(pos, out, paired(sector_of(pos)) ? &staying : nullptr);
+  return generate(pos, out, paired(sector_of(pos)));
 }
 
 std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<Morris>& out) const {
@@ -247,24 +246,28 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
   const std::uint32_t theirs = pos.stones[them];
   const int my_count = std::popcount(mine);
   const int their_count = std::popcount(theirs);
-  const std::uint32_t empty = geometry_.full() & ~(mine | theirs);
-  const std::uint32_t removable_set = removable(pos, me);
-  const bool mills = my_count >= 2;
-  const bool pair = paired(sector_of(pos));
-  const int n = geometry_.points();
+  const int my_hand = pos.hand[me];
+  const int their_hand = pos.hand[them];
 
-  // The position a move leads to, seen from the opponent: its tier and the offset of its
-  // sector in that tier.
+  // Where a kind of move (a placement or a slide, removing a stone or not) leads, seen
+  // from the opponent: its tier and the offset of its sector in that tier.
   struct Next {
     Tier tier = 0;
     Index offset = 0;
     bool lost = false;  // the opponent, to move, has fewer than 3 stones
   };
-  auto next_of = [&](const Sector& next) {
+  auto next_of = [&](bool placing, bool removing) {
+    const Sector next{their_count - (removing ? 1 : 0), my_count + (placing ? 1 : 0), their_hand,
+                      my_hand - (placing ? 1 : 0)};
     if (next.w + next.wf < 3) return Next{0, 0, true};
     const Tier t = tier_of(next);
     return Next{t, next.code() == t ? 0 : sector_size(Sector::of(t)), false};
   };
+  // By placing, then by removing.
+  const Next next[2][2] = {{next_of(false, false), next_of(false, true)},
+                           {next_of(true, false), next_of(true, true)}};
+  const int n = geometry_.points();
+  const Index per_class[2] = {binomial(n - their_count, my_count), binomial(n - their_count, my_count + 1)};
 
   // Without removal the opponent's stones stay: their class and symmetry once.
   const Geometry::Classes& their_classes = geometry_.classes(their_count);
@@ -275,38 +278,19 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
   const std::uint32_t free_points = geometry_.full() & ~their_classes.representative[id];
   const std::uint32_t mapped_mine = geometry_.apply(op, mine);
   const auto& perm = geometry_.permutation(op);
-  auto plain_index = [&](std::uint32_t mapped) {
-    if (stabilizer != 0) {
-      const std::uint32_t base = mapped;
-      for (std::uint32_t h = stabilizer; h != 0; h &= h - 1)
-        mapped = std::min(mapped, geometry_.apply(std::countr_zero(h), base));
-    }
-    return colex_rank(extract(mapped, free_points));
-  };
 
-  std::size_t staying = 0;
-  // A move from `from` (-1: a placement) to `to`, with the hands after it.
-  auto add = [&](int from, int to, const Next& plain, Index per_class, const Next& removing, bool check_mill,
-                 bool stays) {
-    std::uint32_t after = mine | 1U << to;
-    if (from >= 0) after &= ~(1U << from);
-    if (check_mill && removable_set != 0 && geometry_.in_mill(after, to)) {
-      for (std::uint32_t r = removable_set; r != 0; r &= r - 1) {
-        const std::uint32_t left = theirs & ~(r & (~r + 1));
-        if (removing.lost) {
-          out.push_back({{}, Value::loss(0).code()});
-        } else {
-          out.push_back({{removing.tier, removing.offset + sector_index(left, after)}, kHoleCode});
-        }
-      }
-      return;
-    }
-    if (stays) {
-      ++staying;
-      return;
-    }
-    if (plain.lost) {
+  return for_each_move(pos, paired(sector_of(pos)), [&](int from, int to, int remove) {
+    const bool placing = from < 0;
+    const Next& to_next = next[placing ? 1 : 0][remove >= 0 ? 1 : 0];
+    if (to_next.lost) {
       out.push_back({{}, Value::loss(0).code()});
+      return;
+    }
+    std::uint32_t after = mine | 1U << to;
+    if (!placing) after &= ~(1U << from);
+    if (remove >= 0) {
+      out.push_back(
+          {{to_next.tier, to_next.offset + sector_index(theirs & ~(1U << remove), after)}, kHoleCode});
       return;
     }
     if (options_.full_board_draw && (after | theirs) == geometry_.full()) {
@@ -314,32 +298,15 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
       return;
     }
     std::uint32_t mapped = mapped_mine | 1U << perm[static_cast<std::size_t>(to)];
-    if (from >= 0) mapped &= ~(1U << perm[static_cast<std::size_t>(from)]);
-    out.push_back({{plain.tier, plain.offset + id * per_class + plain_index(mapped)}, kHoleCode});
-  };
-
-  const int my_hand = pos.hand[me];
-  const int their_hand = pos.hand[them];
-  if (my_hand > 0) {
-    const Next plain = next_of({their_count, my_count + 1, their_hand, my_hand - 1});
-    const Next removing = next_of({their_count - 1, my_count + 1, their_hand, my_hand - 1});
-    const Index per_class = binomial(n - their_count, my_count + 1);
-    for (std::uint32_t e = empty; e != 0; e &= e - 1)
-      add(-1, std::countr_zero(e), plain, per_class, removing, mills, false);
-  }
-  if (my_hand == 0 || options_.lasker) {
-    const Next plain = next_of({their_count, my_count, their_hand, my_hand});
-    const Next removing = next_of({their_count - 1, my_count, their_hand, my_hand});
-    const Index per_class = binomial(n - their_count, my_count);
-    const bool fly = flies(pos, me);
-    for (std::uint32_t m = mine; m != 0; m &= m - 1) {
-      const int from = std::countr_zero(m);
-      const std::uint32_t targets = fly ? empty : geometry_.neighbours(from) & empty;
-      for (std::uint32_t t = targets; t != 0; t &= t - 1)
-        add(from, std::countr_zero(t), plain, per_class, removing, mills && my_count >= 3, pair);
+    if (!placing) mapped &= ~(1U << perm[static_cast<std::size_t>(from)]);
+    if (stabilizer != 0) {
+      const std::uint32_t base = mapped;
+      for (std::uint32_t h = stabilizer; h != 0; h &= h - 1)
+        mapped = std::min(mapped, geometry_.apply(std::countr_zero(h), base));
     }
-  }
-  return staying;
+    const Index index = id * per_class[placing ? 1 : 0] + colex_rank(extract(mapped, free_points));
+    out.push_back({{to_next.tier, to_next.offset + index}, kHoleCode});
+  });
 }
 
 template <class Visit>

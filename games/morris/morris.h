@@ -273,15 +273,17 @@ class Morris {
   // returns 1 for a position, -1 for a hole (a set a symmetry of White's set makes
   // smaller), 0 past the class's last set (pos unchanged).
   int next_in_class(Position& pos) const;
-  // Lists a move from `from` (-1: a placement) to `to`, one per stone it may remove; with
-  // `staying` given, a slide without removal is counted there instead.
-  void add_moves(const Position& pos, int from, int to, std::uint32_t removable_set, bool check_mill,
-                 MoveList<Morris>& out, std::size_t* staying) const;
+  // Calls visit(from, to, remove) for each move of pos: from -1 for a placement, remove
+  // -1 where the move removes no stone (a move closing a mill comes once per stone it may
+  // remove). With count_staying, slides without removal are counted instead, and the
+  // count returned.
+  template <class Visit>
+  std::size_t for_each_move(const Position& pos, bool count_staying, Visit&& visit) const;
   // Calls visit(stones) with the mover's stones before each of unmoves(pos).
   template <class Visit>
   void for_each_unmove(const Position& pos, Visit&& visit) const;
-  // moves(), or with `staying` given, moves_leaving_tier() (its count returned).
-  std::size_t generate(const Position& pos, MoveList<Morris>& out, std::size_t* staying) const;
+  // moves(), or with count_staying, moves_leaving_tier() (its count returned).
+  std::size_t generate(const Position& pos, MoveList<Morris>& out, bool count_staying) const;
 
   std::string variant_;
   Options options_;
