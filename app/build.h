@@ -44,10 +44,10 @@ retro::BuildOptions build_options_of(const G& game, const CommonOptions& options
   return build_options;
 }
 
-// The progress meter of a build of every tier up to `pieces`.
+// The progress meter of a build of every tier of a scope.
 template <Game G>
-BuildProgressMeter progress_meter(const G& game, int pieces) {
-  const std::vector<Tier> order = retro::tiers_in_order(game, pieces);
+BuildProgressMeter progress_meter(const G& game, const TierScope& scope) {
+  const std::vector<Tier> order = retro::tiers_in_order(game, scope);
   std::uint64_t indices = 0;
   for (const Tier tier : order) indices += game.size(tier);
   return BuildProgressMeter(static_cast<int>(order.size()), indices);
@@ -56,17 +56,17 @@ BuildProgressMeter progress_meter(const G& game, int pieces) {
 // Builds on this machine, holding the lock of the database directory (db/
 // directory_lock.h) for `command`; on_tier is called as tiers finish, one call at a time.
 template <Game G>
-BuildSummary build_here(const G& game, const CommonOptions& options, int pieces,
+BuildSummary build_here(const G& game, const CommonOptions& options, const TierScope& scope,
                         const std::function<void(const BuiltTier&)>& on_tier, const std::string& command) {
   db::Database database(db::Location::of(game, options.data));
   const db::DirectoryLock lock(database.location().directory(), command);
   const int threads = threads_of(options);
   const auto start = std::chrono::steady_clock::now();
-  BuildProgressMeter meter = progress_meter(game, pieces);
+  BuildProgressMeter meter = progress_meter(game, scope);
   BuildSummary summary;
   double tier_seconds = 0;
   double write_seconds = 0;
-  retro::build(game, database, pieces, build_options_of(game, options, threads),
+  retro::build(game, database, scope, build_options_of(game, options, threads),
                [&](const retro::TierReport& report) {
                  if (report.built) {
                    ++summary.built;
@@ -99,8 +99,9 @@ template <Game G>
 void build(const G& game, const CommonOptions& options, const BuildRequest& request,
            const std::function<void(const BuiltTier&)>& on_tier,
            const std::function<void(const BuildSummary&)>& on_summary) {
+  const TierScope scope = request.scope();
   if (!request.mpi) {
-    const BuildSummary summary = build_here(game, options, request.pieces, on_tier, "build");
+    const BuildSummary summary = build_here(game, options, scope, on_tier, "build");
     if (on_summary) on_summary(summary);
     return;
   }
@@ -111,7 +112,7 @@ void build(const G& game, const CommonOptions& options, const BuildRequest& requ
   dist::MpiBuildEvents events;
   // On rank 0 only; made there before the first tier is handed out.
   std::optional<BuildProgressMeter> meter;
-  events.started = [&] { meter.emplace(progress_meter(game, request.pieces)); };
+  events.started = [&] { meter.emplace(progress_meter(game, scope)); };
   events.logged = [&](const dist::Job& job) {
     if (meter) meter->finished(job.size, false);
   };
@@ -140,13 +141,12 @@ void build(const G& game, const CommonOptions& options, const BuildRequest& requ
     summary.directory = done.directory;
     if (on_summary) on_summary(summary);
   };
-  const std::optional<int> alone =
-      dist::build_with_mpi(game, db::Location::of(game, options.data), request.pieces,
-                           build_options_of(game, options, 1), mpi, events);
+  const std::optional<int> alone = dist::build_with_mpi(game, db::Location::of(game, options.data), scope,
+                                                        build_options_of(game, options, 1), mpi, events);
   if (!alone) return;
   CommonOptions single = options;
   single.threads = *alone;
-  const BuildSummary summary = build_here(game, single, request.pieces, on_tier, "build --mpi");
+  const BuildSummary summary = build_here(game, single, scope, on_tier, "build --mpi");
   if (on_summary) on_summary(summary);
 }
 

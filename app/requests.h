@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/tier_scope.h"
+
 namespace gs::app {
 
 // Options every command shares: where the databases are, and how much of the machine
@@ -21,8 +23,15 @@ struct CommonOptions {
   std::string ultra;
 };
 
-struct BuildRequest {
+// The tiers a command covers: every tier up to `pieces` pieces, or (start) only those
+// the start position needs.
+struct ScopedRequest {
   int pieces = 4;
+  bool start = false;
+  [[nodiscard]] TierScope scope() const { return start ? TierScope::start() : TierScope(pieces); }
+};
+
+struct BuildRequest : ScopedRequest {
   // Under mpirun: a manager rank and worker ranks (dist/mpi_build.h); a working rank
   // silent this long is given up and its tier handed to another.
   bool mpi = false;
@@ -31,8 +40,7 @@ struct BuildRequest {
   std::optional<std::string> ultra;
 };
 
-struct VerifyRequest {
-  int pieces = 4;
+struct VerifyRequest : ScopedRequest {
   bool checksums = false;  // every block's checksum only; no value re-derived
   // The most inconsistent positions described, over every tier (the lowest indices of
   // the first tiers in build order); all of them are counted whatever this is.
@@ -44,8 +52,7 @@ struct VerifyRequest {
 // compress: the value encoding (wdl or depth), the codec (auto, rle, zstd or none) and
 // zstd dictionaries (tier: one in a file where it pays; game: one shared by every tier,
 // db/game_dictionary.h; none).
-struct CompressRequest {
-  int pieces = 4;
+struct CompressRequest : ScopedRequest {
   std::string encoding = "depth";
   std::string codec = "auto";
   std::string dictionary = "tier";

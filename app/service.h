@@ -185,7 +185,7 @@ class Service final : public GameService {
     db::Database database(existing(options.data));
     // Rewrites files in place: one writer at a time (db/directory_lock.h).
     const db::DirectoryLock lock(database.location().directory(), "compress");
-    return db::compress_tiers(game_, database, retro::tiers_in_order(game_, request.pieces), compress,
+    return db::compress_tiers(game_, database, retro::tiers_in_order(game_, request.scope()), compress,
                               events);
   }
   UltraClasses ultra_classes(const CommonOptions& options, int pieces,
@@ -193,9 +193,9 @@ class Service final : public GameService {
     existing(options.data);
     return app::ultra_classes(game_, options, pieces, heuristic);
   }
-  StatsSummary stats(const CommonOptions& options, int pieces) override {
+  StatsSummary stats(const CommonOptions& options, const TierScope& scope) override {
     existing(options.data);
-    return app::stats(game_, options, pieces);
+    return app::stats(game_, options, scope);
   }
   retro::CountResult count(const CommonOptions& options, const CountRequest& request) override {
     if constexpr (HasSymmetries<G>) {

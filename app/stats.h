@@ -15,14 +15,14 @@
 namespace gs::app {
 
 template <Game G>
-StatsSummary stats(const G& game, const CommonOptions& options, int pieces) {
+StatsSummary stats(const G& game, const CommonOptions& options, const TierScope& scope) {
   db::Database database(db::Location::of(game, options.data), false);
   StatsSummary summary;
   summary.label = {std::string(G::kName), game.variant(), game.rule_text()};
   summary.total.tier = "total";
   summary.total.built = true;
   summary.headers_only = true;  // the database reads no block (check_values false)
-  for (const Tier tier : retro::tiers_in_order(game, pieces)) {
+  for (const Tier tier : retro::tiers_in_order(game, scope)) {
     TierStats row;
     row.tier = game.tier_name(tier);
     row.pieces = game.tier_pieces(tier);

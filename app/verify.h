@@ -27,7 +27,7 @@ VerifySummary verify(const G& game, const CommonOptions& options, const VerifyRe
   VerifySummary summary;
   summary.checksums_only = request.checksums;
   const auto start = std::chrono::steady_clock::now();
-  const std::vector<Tier> order = retro::tiers_in_order(game, request.pieces);
+  const std::vector<Tier> order = retro::tiers_in_order(game, request.scope());
   // Checksums only: the header's, the block index's and every block's checksum, and that
   // every block decompresses to the values' checksum; no block is read twice.
   db::Database database(db::Location::of(game, options.data), !request.checksums);

@@ -62,6 +62,14 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
   return sub;
 }
 
+// --start, which excludes --pieces (the commands that read or write a set of tiers).
+void add_start_flag(CLI::App* sub, Invocation& command) {
+  sub->add_flag("--start", command.start,
+                "instead of every tier up to --pieces, only the tiers the start position needs (mill games: "
+                "the start with the variant's stones, e.g. 9 a side; not with --ultra)")
+      ->excludes("--pieces");
+}
+
 }  // namespace
 
 CommandLine::CommandLine(CLI::App& app) {
@@ -90,6 +98,7 @@ CommandLine::CommandLine(CLI::App& app) {
           "then the ultra-strong databases with this heuristic for the sectors' values: ratio (their "
           "win/draw/loss ratios) or stones (the stone difference); docs/ULTRA.md")
       ->check(CLI::IsMember({"ratio", "stones"}));
+  add_start_flag(build, command_);
   select(build);
 
   CLI::App* extended = add_command(
@@ -151,6 +160,7 @@ CommandLine::CommandLine(CLI::App& app) {
       ->add_option("--ultra", command_.verify.ultra,
                    "verify the ultra databases of this heuristic (ratio or stones)")
       ->check(CLI::IsMember({"ratio", "stones"}));
+  add_start_flag(verify, command_);
   select(verify);
 
   CLI::App* compress =
@@ -173,6 +183,7 @@ CommandLine::CommandLine(CLI::App& app) {
       ->check(CLI::Range(1, 22));
   compress->add_option("--threads", command_.common.threads, "threads (default: every core)")
       ->check(CLI::Range(1, 1024));
+  add_start_flag(compress, command_);
   select(compress);
 
   CLI::App* stats = add_command(
@@ -187,6 +198,7 @@ CommandLine::CommandLine(CLI::App& app) {
           "instead: the draws of the ultra databases of this heuristic (ratio or stones) by class, the rank "
           "of the sector perfect play finally stays in")
       ->check(CLI::IsMember({"ratio", "stones"}));
+  add_start_flag(stats, command_);
   select(stats);
 
   CLI::App* count =

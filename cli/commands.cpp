@@ -46,9 +46,13 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
   const std::string game = service.label().game;
   const int pieces = invocation.pieces.value_or(service.default_pieces());
   check_pieces(invocation, service, pieces);
+  if (invocation.start && (invocation.build.ultra || invocation.verify.ultra || invocation.stats_ultra))
+    throw UsageError(
+        "--start is for the strong databases: the ultra ones are made for every tier up to --pieces");
   if (command == "build") {
     app::BuildRequest request = invocation.build;
     request.pieces = pieces;
+    request.start = invocation.start;
     service.build(
         common, request, [&](const app::BuiltTier& tier) { print_built_tier(out, tier, common.quiet); },
         [&](const app::BuildSummary& summary) { print_build_summary(out, summary); });
@@ -85,6 +89,7 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
   if (command == "verify") {
     app::VerifyRequest request = invocation.verify;
     request.pieces = pieces;
+    request.start = invocation.start;
     const app::VerifySummary summary = service.verify(common, request, [&](const app::VerifiedTier& tier) {
       print_verified_tier(out, tier, common.quiet);
     });
@@ -98,9 +103,10 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
   if (command == "compress") {
     app::CompressRequest request = invocation.compress;
     request.pieces = pieces;
+    request.start = invocation.start;
     const db::CompressSummary summary =
         service.compress(common, request, compress_printer(out, common.quiet));
-    print_compress_summary(out, summary, game, request.pieces);
+    print_compress_summary(out, summary, game, request.scope());
     return 0;
   }
   if (command == "stats" && invocation.stats_ultra) {
@@ -108,11 +114,13 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     return 0;
   }
   if (command == "stats") {
-    const app::StatsSummary stats = service.stats(common, pieces);
+    const app::StatsSummary stats =
+        service.stats(common, invocation.start ? TierScope::start() : TierScope(pieces));
     print_stats(out, stats, invocation.json);
     if (stats.missing > 0) {
-      error_line(streams) << fmt::format("{} tiers are not built: run gamesolver build {} --pieces {}\n",
-                                         stats.missing, game, pieces);
+      error_line(streams) << fmt::format("{} tiers are not built: run gamesolver build {} {}\n",
+                                         stats.missing, game,
+                                         invocation.start ? "--start" : fmt::format("--pieces {}", pieces));
       return 1;
     }
     return 0;

@@ -26,6 +26,8 @@ struct Invocation {
   // --pieces; without it, the game's default (app::GameService::default_pieces: 4, or
   // what the game names, e.g. all its pieces for a game that is one tier group).
   std::optional<int> pieces;
+  // --start (build, verify, compress, stats): only the tiers the start position needs.
+  bool start = false;
   app::BuildRequest build;                   // pieces from `pieces`
   int max_in_hand = 3;                       // extended
   std::string position;                      // probe, solve, prove

@@ -19,6 +19,12 @@ double millions_per_second(std::uint64_t count, double seconds) {
   return static_cast<double>(count) / std::max(seconds, 1e-9) / 1e6;
 }
 
+// "up to N pieces", or what --start covers.
+std::string scope_text(const TierScope& scope) {
+  return scope.from_start ? std::string("for the start position")
+                          : fmt::format("up to {} pieces", scope.pieces);
+}
+
 }  // namespace
 
 void print_built_tier(std::ostream& out, const app::BuiltTier& tier, bool quiet) {
@@ -196,12 +202,11 @@ void print_verify_summary(std::ostream& out, const app::VerifySummary& summary, 
     return;
   }
   if (summary.checksums_only) {
-    out << fmt::format("verified the checksums of {} bytes of {} databases up to {} pieces in {:.2f}s\n",
-                       summary.bytes, game, request.pieces, summary.seconds);
+    out << fmt::format("verified the checksums of {} bytes of {} databases {} in {:.2f}s\n", summary.bytes,
+                       game, scope_text(request.scope()), summary.seconds);
   } else {
-    out << fmt::format(
-        "verified {} indices of {} up to {} pieces in {:.2f}s: every value agrees with its successors\n",
-        summary.positions, game, request.pieces, summary.seconds);
+    out << fmt::format("verified {} indices of {} {} in {:.2f}s: every value agrees with its successors\n",
+                       summary.positions, game, scope_text(request.scope()), summary.seconds);
   }
 }
 
@@ -257,12 +262,12 @@ db::CompressEvents compress_printer(std::ostream& out, bool quiet) {
 }
 
 void print_compress_summary(std::ostream& out, const db::CompressSummary& summary, const std::string& game,
-                            int pieces) {
+                            const TierScope& scope) {
   out << fmt::format(
-      "compressed {} positions of {} up to {} pieces from {} to {} bytes ({:.1f} positions/byte) in {:.2f}s; "
+      "compressed {} positions of {} {} from {} to {} bytes ({:.1f} positions/byte) in {:.2f}s; "
       "{} "
       "tiers are not built\n",
-      summary.positions, game, pieces, summary.bytes_before, summary.bytes_after,
+      summary.positions, game, scope_text(scope), summary.bytes_before, summary.bytes_after,
       static_cast<double>(summary.positions) /
           static_cast<double>(std::max<std::uint64_t>(summary.bytes_after, 1)),
       summary.seconds, summary.missing);

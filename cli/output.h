@@ -35,7 +35,7 @@ std::string verify_failure_text(const app::VerifySummary& summary);
 // compress: its progress lines (unless quiet) and its last line.
 db::CompressEvents compress_printer(std::ostream& out, bool quiet);
 void print_compress_summary(std::ostream& out, const db::CompressSummary& summary, const std::string& game,
-                            int pieces);
+                            const TierScope& scope);
 
 void print_stats(std::ostream& out, const app::StatsSummary& stats, bool json);
 

@@ -54,7 +54,7 @@ struct MpiBuildEvents {
 // The manager reports through `events` before it ends hung ranks; on an error it ends
 // every rank (workers may be building) after printing the message to stderr.
 template <Game G>
-std::optional<int> build_with_mpi(const G& game, const db::Location& location, int pieces,
+std::optional<int> build_with_mpi(const G& game, const db::Location& location, const TierScope& scope,
                                   retro::BuildOptions build_options, const MpiBuildOptions& options,
                                   const MpiBuildEvents& events) {
   Session session;
@@ -82,7 +82,7 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, i
   }
   try {
     std::vector<Job> jobs;
-    for (const Tier tier : retro::tiers_in_order(game, pieces))
+    for (const Tier tier : retro::tiers_in_order(game, scope))
       jobs.push_back({tier, game.tier_name(tier), game.size(tier), game.children(tier)});
     if (events.started) events.started();
     // The manager holds the directory's lock for the whole run (the workers write tier

@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "core/thread_pool.h"
+#include "core/tier_scope.h"
 #include "db/database.h"
 #include "db/file_io.h"
 #include "retro/tier_schedule.h"
@@ -65,9 +66,17 @@ struct TierReport {
   db::TierHeader header;
 };
 
-// Every tier up to the limit and all tiers they depend on, each after its children.
+// The tiers a scope starts from: the game's tiers up to its piece count, or the tier of
+// the start position.
 template <Game G>
-std::vector<Tier> tiers_in_order(const G& game, int limit) {
+std::vector<Tier> scope_roots(const G& game, const TierScope& scope) {
+  if (scope.from_start) return {game.rank(game.start()).tier};
+  return game.tiers(scope.pieces);
+}
+
+// The tiers of a scope and all tiers they depend on, each after its children.
+template <Game G>
+std::vector<Tier> tiers_in_order(const G& game, const TierScope& scope) {
   std::vector<Tier> order;
   std::set<Tier> done;
   std::set<Tier> open;
@@ -80,7 +89,7 @@ std::vector<Tier> tiers_in_order(const G& game, int limit) {
     done.insert(tier);
     order.push_back(tier);
   };
-  for (const Tier tier : game.tiers(limit)) visit(tier);
+  for (const Tier tier : scope_roots(game, scope)) visit(tier);
   return order;
 }
 
@@ -180,7 +189,7 @@ TierSchedule schedule_of(const G& game, const std::vector<Tier>& order) {
   return TierSchedule(std::move(nodes));
 }
 
-// Builds every tier up to the limit, children before parents.
+// Builds every tier of a scope, children before parents.
 //
 // Tiers whose children are all built are ready (retro/tier_schedule.h). A tier of at
 // least options.shared_tier_indices indices is solved alone with every thread; smaller
@@ -196,9 +205,10 @@ TierSchedule schedule_of(const G& game, const std::vector<Tier>& order) {
 // thread count); on_tier is called as tiers finish, one call at a time, on a thread of
 // the pool, and the reports come back in the order of tiers_in_order.
 template <Game G>
-std::vector<TierReport> build(const G& game, db::Database& database, int limit, const BuildOptions& options,
+std::vector<TierReport> build(const G& game, db::Database& database, const TierScope& scope,
+                              const BuildOptions& options,
                               const std::function<void(const TierReport&)>& on_tier = {}) {
-  const std::vector<Tier> order = tiers_in_order(game, limit);
+  const std::vector<Tier> order = tiers_in_order(game, scope);
   const int threads = std::max(options.solve.threads, 1);
   // Files are renamed into place unsynced and synced together at the end: a sync per
   // file would cost more than writing it (docs/BENCHMARKS.md, "Writing during build").

@@ -393,6 +393,33 @@ TEST(Cli, MorrisEndToEnd) {
   EXPECT_NE(gamesolver(dir, {"extended", "morris", "--max-in-hand", "13", "--data", data}).exit_code, 0);
 }
 
+// --start builds, verifies and lists only the tiers the start position needs: for Five
+// Men's Morris (5 stones a side) 37 of the 102 tiers the starts with 3..5 stones need.
+TEST(Cli, StartScopeIsTheStartsClosure) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  RunResult r =
+      gamesolver(dir, {"build", "morris", "--variant", "five", "--start", "--data", data, "--quiet"});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("built 37 tiers (1204943 indices)"), std::string::npos) << describe(r);
+  r = gamesolver(dir, {"probe", "morris", "--variant", "five", "start", "--data", data, "--json"});
+  EXPECT_SUCCESS(r);
+  EXPECT_EQ(json::parse(r.out).at("value").at("outcome"), "draw") << r.out;
+  r = gamesolver(dir, {"verify", "morris", "--variant", "five", "--start", "--data", data, "--quiet"});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("verified 1204943 indices of morris for the start position"), std::string::npos)
+      << describe(r);
+  r = gamesolver(dir, {"stats", "morris", "--variant", "five", "--start", "--data", data, "--json"});
+  EXPECT_SUCCESS(r);
+  EXPECT_EQ(json::parse(r.out).at("tiers").size(), 37U);
+  // The other starts' tiers are not there.
+  expect_error(gamesolver(dir, {"stats", "morris", "--variant", "five", "--pieces", "5", "--data", data}),
+               "65 tiers are not built: run gamesolver build morris --pieces 5");
+  expect_error(gamesolver(dir, {"build", "morris", "--start", "--pieces", "4", "--data", data}),
+               "--pieces excludes --start");
+  expect_error(gamesolver(dir, {"build", "morris", "--start", "--ultra", "ratio", "--data", data}),
+               "--start is for the strong databases");
+}
 TEST(Cli, DamagedDatabases) {
   const Jungle game;
   TempDir dir;
