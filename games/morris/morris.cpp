@@ -270,14 +270,22 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
   const Index per_class[2] = {binomial(n - their_count, my_count), binomial(n - their_count, my_count + 1)};
 
   // Without removal the opponent's stones stay: their class and symmetry once.
-  const Geometry::Classes& their_classes = geometry_.classes(their_count);
-  const std::uint32_t entry = their_classes.entry[colex_rank(theirs)];
-  const std::uint32_t id = entry >> 6;
-  const int op = static_cast<int>(entry >> 1 & 31U);
-  const std::uint32_t stabilizer = (entry & 1U) != 0 ? their_classes.stabilizer[id] : 0;
-  const std::uint32_t free_points = geometry_.full() & ~their_classes.representative[id];
-  const std::uint32_t mapped_mine = geometry_.apply(op, mine);
-  const auto& perm = geometry_.permutation(op);
+  const SetClass their_class = set_class(theirs);
+  const std::uint32_t mapped_mine = geometry_.apply(their_class.op, mine);
+  const auto& perm = geometry_.permutation(their_class.op);
+  // With a removal, the opponent's stones less the one removed: the class of each such
+  // set is looked up when first needed and kept per thread while the opponent's stones
+  // stay (through a run of a walk, every position has the same).
+  struct Removals {
+    const Geometry* geometry = nullptr;
+    std::uint32_t theirs = 0;
+    std::uint32_t known = 0;  // the points whose removal's class is in of
+    std::array<SetClass, kMaxPoints> of;
+  };
+  thread_local Removals removals;
+  if (removals.geometry != &geometry_ || removals.theirs != theirs) removals = {&geometry_, theirs, 0, {}};
+  const Index per_removal_class[2] = {binomial(n - their_count + 1, my_count),
+                                      binomial(n - their_count + 1, my_count + 1)};
 
   return for_each_move(pos, paired(sector_of(pos)), [&](int from, int to, int remove) {
     const bool placing = from < 0;
@@ -289,8 +297,14 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
     std::uint32_t after = mine | 1U << to;
     if (!placing) after &= ~(1U << from);
     if (remove >= 0) {
-      out.push_back(
-          {{to_next.tier, to_next.offset + sector_index(theirs & ~(1U << remove), after)}, kHoleCode});
+      const std::uint32_t bit = 1U << remove;
+      if ((removals.known & bit) == 0) {
+        removals.of[static_cast<std::size_t>(remove)] = set_class(theirs & ~bit);
+        removals.known |= bit;
+      }
+      const SetClass& c = removals.of[static_cast<std::size_t>(remove)];
+      const Index index = c.id * per_removal_class[placing ? 1 : 0] + rank_in_class(c, after);
+      out.push_back({{to_next.tier, to_next.offset + index}, kHoleCode});
       return;
     }
     if (options_.full_board_draw && (after | theirs) == geometry_.full()) {
@@ -299,12 +313,9 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
     }
     std::uint32_t mapped = mapped_mine | 1U << perm[static_cast<std::size_t>(to)];
     if (!placing) mapped &= ~(1U << perm[static_cast<std::size_t>(from)]);
-    if (stabilizer != 0) {
-      const std::uint32_t base = mapped;
-      for (std::uint32_t h = stabilizer; h != 0; h &= h - 1)
-        mapped = std::min(mapped, geometry_.apply(std::countr_zero(h), base));
-    }
-    const Index index = id * per_class[placing ? 1 : 0] + colex_rank(extract(mapped, free_points));
+    const Index index =
+        their_class.id * per_class[placing ? 1 : 0] +
+        colex_rank(extract(least_image(their_class.stabilizer, mapped), their_class.free_points));
     out.push_back({{to_next.tier, to_next.offset + index}, kHoleCode});
   });
 }

@@ -266,6 +266,30 @@ class Morris {
   [[nodiscard]] static std::string baseline_name() { return "symmetry classes"; }
 
  private:
+  // A stone set's symmetry class: its number among the classes of its size, the
+  // symmetry mapping it onto the class's representative, the symmetries other than the
+  // identity that fix the representative (a bit each; 0 for most classes) and the points
+  // the representative leaves free.
+  struct SetClass {
+    std::uint32_t id = 0;
+    int op = 0;
+    std::uint32_t stabilizer = 0;
+    std::uint32_t free_points = 0;
+  };
+  [[nodiscard]] SetClass set_class(std::uint32_t set) const;
+  // The rank of the other side's set `other` within the class of the side to move's set:
+  // mapped by the class's symmetry, made least under its stabilizer, ranked in colex
+  // order among the free points.
+  [[nodiscard]] Index rank_in_class(const SetClass& c, std::uint32_t other) const {
+    return colex_rank(extract(least_image(c.stabilizer, geometry_.apply(c.op, other)), c.free_points));
+  }
+  // The least of a set's images under the symmetries of a stabilizer and the identity.
+  [[nodiscard]] std::uint32_t least_image(std::uint32_t stabilizer, std::uint32_t set) const {
+    std::uint32_t least = set;
+    for (std::uint32_t h = stabilizer; h != 0; h &= h - 1)
+      least = std::min(least, geometry_.apply(std::countr_zero(h), set));
+    return least;
+  }
   // The index of White's set `white` and Black's set `black` in their sector.
   [[nodiscard]] Index sector_index(std::uint32_t white, std::uint32_t black) const;
   [[nodiscard]] std::optional<Position> sector_position(const Sector& s, Index index) const;
@@ -290,37 +314,29 @@ class Morris {
   const Geometry& geometry_;
 };
 
+inline Morris::SetClass Morris::set_class(std::uint32_t set) const {
+  const Geometry::Classes& classes = geometry_.classes(std::popcount(set));
+  const std::uint32_t entry = classes.entry[colex_rank(set)];
+  SetClass c;
+  c.id = entry >> 6;
+  c.op = static_cast<int>(entry >> 1 & 31U);
+  c.stabilizer = (entry & 1U) != 0 ? classes.stabilizer[c.id] : 0;
+  c.free_points = geometry_.full() & ~classes.representative[c.id];
+  return c;
+}
+
 inline Index Morris::sector_index(std::uint32_t white, std::uint32_t black) const {
-  const int w = std::popcount(white);
-  const Geometry::Classes& classes = geometry_.classes(w);
   // The successors of a position by moves without removal share the side to move's
   // stones: the last set looked up is kept per thread.
   struct Last {
-    const Geometry::Classes* classes = nullptr;
+    const Geometry* geometry = nullptr;
     std::uint32_t white = 0;
-    std::uint32_t entry = 0;
+    SetClass of;
   };
   thread_local Last last;
-  std::uint32_t entry = 0;
-  if (last.classes == &classes && last.white == white) {
-    entry = last.entry;
-  } else {
-    entry = classes.entry[colex_rank(white)];
-    last = {&classes, white, entry};
-  }
-  const std::uint32_t id = entry >> 6;
-  const int op = static_cast<int>(entry >> 1 & 31U);
-  const std::uint32_t rep = classes.representative[id];
-  std::uint32_t mapped = geometry_.apply(op, black);
-  if ((entry & 1U) != 0) {
-    const std::uint32_t base = mapped;
-    for (std::uint32_t h = classes.stabilizer[id]; h != 0; h &= h - 1) {
-      mapped = std::min(mapped, geometry_.apply(std::countr_zero(h), base));
-    }
-  }
-  // Colex rank of Black's set among the free points.
-  const Index rank = colex_rank(extract(mapped, geometry_.full() & ~rep));
-  return id * binomial(geometry_.points() - w, std::popcount(black)) + rank;
+  if (last.geometry != &geometry_ || last.white != white) last = {&geometry_, white, set_class(white)};
+  const int w = std::popcount(white);
+  return last.of.id * binomial(geometry_.points() - w, std::popcount(black)) + rank_in_class(last.of, black);
 }
 
 inline Ranked Morris::rank(const Position& pos) const {
