@@ -153,6 +153,16 @@ class BlockTier final : public TierReader {
     __builtin_prefetch(images_.data() + block * stride_ +
                        ((index & (header_.block_positions - 1)) * header_.image_bits >> 3));
   }
+  [[nodiscard]] const std::uint8_t* load_image(int threads) const override {
+    // Blocks of a whole number of bytes side by side are the tier's image.
+    if (header_.block_positions * header_.image_bits % 8 != 0) return nullptr;
+    parallel_for(0, header_.blocks, threads, 1, [&](std::uint64_t begin, std::uint64_t end, int) {
+      for (std::uint64_t block = begin; block < end; ++block) {
+        if (states_[block].load(std::memory_order_acquire) != kReady) load(block);
+      }
+    });
+    return images_.data();
+  }
   [[nodiscard]] const TierHeader& header() const override { return header_; }
   [[nodiscard]] const std::string& path() const override { return name_; }
   [[nodiscard]] std::uint64_t file_bytes() const override { return file_->size(); }

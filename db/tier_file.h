@@ -157,6 +157,15 @@ class TierReader {
   [[nodiscard]] virtual std::uint64_t file_bytes() const = 0;
   // The memory reading every value may take: the mapped file and decompressed blocks.
   [[nodiscard]] virtual std::uint64_t memory_bytes() const = 0;
+  // Decompresses every block (on `threads` threads) and gives the image of the whole
+  // tier, header().image_bits per index in index order, so that code(i) is
+  // image_symbol(image, bits, i) without a call per value; nullptr where the reader keeps
+  // no such image (it is then read through code()). The image lives as long as the
+  // reader. Fails as code() does on a damaged block.
+  [[nodiscard]] virtual const std::uint8_t* load_image(int threads) const {
+    (void)threads;
+    return nullptr;
+  }
 
   // Blocks (v2). A v1 file has no blocks: its mapped values are read by code() directly.
   [[nodiscard]] bool has_blocks() const { return header().version != kFormatVersion1; }

@@ -52,6 +52,7 @@
 #include "core/progress.h"
 #include "core/radix_sort.h"
 #include "core/tier_walk.h"
+#include "db/block_codec.h"
 #include "db/database.h"
 
 namespace gs::retro {
@@ -112,7 +113,8 @@ class TierSolver {
         fail("tier {} needs the depths of tier {}, but {} keeps wins, draws and losses only",
              game.tier_name(tier), game.tier_name(child), reader->path());
       }
-      children_.push_back({child, reader});
+      children_.push_back(
+          {child, reader, reader->load_image(std::max(options_.threads, 1)), reader->header().image_bits});
     }
     // Looked up by tier for every move that leaves the tier.
     std::sort(children_.begin(), children_.end(),
@@ -232,9 +234,28 @@ class TierSolver {
     return found != 0;
   }
 
+  // A child tier: its reader, and the image of its values where the reader gives one
+  // (read in place, without a call per value).
   struct Child {
     Tier tier;
     const db::TierReader* reader;
+    const std::uint8_t* image;
+    unsigned bits;
+
+    void prefetch(Index index) const {
+      if (image != nullptr) {
+        __builtin_prefetch(image + (index * bits >> 3));
+      } else {
+        reader->prefetch(index);
+      }
+    }
+    [[nodiscard]] Value value(Index index) const {
+      const ValueCode code = image != nullptr ? db::image_symbol(image, bits, index) : reader->code(index);
+      if (code == kHoleCode || code >= kCodeLimit) {
+        fail("{}: index {} holds no value (corrupt file?)", reader->path(), index);
+      }
+      return Value::from_code(code);
+    }
   };
 
   // The lists of the inner loops, one set per thread: made once, since a list's
@@ -244,7 +265,7 @@ class TierSolver {
     SmallVector<Index, G::kMaxMoves> inside;  // ranked in-tier successors
     // Successors in child tiers, read after all are ranked and their cells prefetched:
     // the reads are scattered over large tiers, so they are started together.
-    SmallVector<std::pair<const db::TierReader*, Index>, G::kMaxMoves> outside;
+    SmallVector<std::pair<const Child*, Index>, G::kMaxMoves> outside;
     SuccessorList<G> successors;  // where the game ranks them (RanksMovesLeavingTier)
     UnmoveList<G> unmoves;
     SmallVector<Index, G::kMaxUnmoves> predecessors;
@@ -270,19 +291,19 @@ class TierSolver {
     inside.clear();
     auto& outside = scratch.outside;
     outside.clear();
-    const db::TierReader* reader = nullptr;  // the last child tier's
-    Tier reader_tier = tier_;
+    const Child* child = nullptr;  // the last child tier reached
+    Tier child_tier = tier_;
     auto reached = [&](const Ranked& ranked) {
       if (ranked.tier == tier_) {
         inside.push_back(ranked.index);
         return;
       }
-      if (ranked.tier != reader_tier) {
-        reader = child_reader(ranked.tier);
-        reader_tier = ranked.tier;
+      if (ranked.tier != child_tier) {
+        child = &child_of(ranked.tier);
+        child_tier = ranked.tier;
       }
-      reader->prefetch(ranked.index);
-      outside.push_back({reader, ranked.index});
+      child->prefetch(ranked.index);
+      outside.push_back({child, ranked.index});
     };
     auto ended = [&](Value value) {
       const Value mine = value.before_move();
@@ -323,7 +344,7 @@ class TierSolver {
       });
       no_move = moves.empty();
     }
-    for (const auto& [child, index] : outside) ended(child_value(*child, index));
+    for (const auto& [reached_child, index] : outside) ended(reached_child->value(index));
     std::sort(inside.begin(), inside.end());
     Outside result;
     result.count =
@@ -333,21 +354,13 @@ class TierSolver {
     return result;
   }
 
-  // The reader of a child tier; fails for a tier that is not a child.
-  const db::TierReader* child_reader(Tier tier) const {
+  // A child tier; fails for a tier that is not a child.
+  const Child& child_of(Tier tier) const {
     const auto child = std::lower_bound(children_.begin(), children_.end(), tier,
                                         [](const Child& c, Tier t) { return c.tier < t; });
-    if (child != children_.end() && child->tier == tier) return child->reader;
+    if (child != children_.end() && child->tier == tier) return *child;
     fail("a move from tier {} leads to tier {}, which is not among its children", game_.tier_name(tier_),
          game_.tier_name(tier));
-  }
-
-  static Value child_value(const db::TierReader& reader, Index index) {
-    const ValueCode code = reader.code(index);
-    if (code == kHoleCode || code >= kCodeLimit) {
-      fail("{}: index {} holds no value (corrupt file?)", reader.path(), index);
-    }
-    return Value::from_code(code);
   }
 
   void scan(Index index, const Position& pos, int thread) {

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "db/block_codec.h"
 #include "db/database.h"
 #include "db/directory_lock.h"
 #include "db/tier_file.h"
@@ -153,6 +154,44 @@ TEST(TierFile, TruncatedOrExtended) {
   expect_refused(path, expected, "extended");
   test::write_file(path, good);
   EXPECT_TRUE(tier_file_good(path, expected));
+}
+
+// A build reads its child tiers through their whole images (TierReader::load_image): they
+// give what code() gives at every index, for each value width, and a damaged block fails
+// there as it would in code(). A v1 file keeps no image.
+TEST(TierFile, LoadedImageReadsAsCode) {
+  TempDir dir;
+  const std::vector<ValueCode> codes = sample_codes(5000, 301);
+  const std::vector<ValueCode> narrow = sample_codes(5000, 200);
+  for (const auto& [values, encoding] :
+       {std::pair{&codes, Encoding::kDepth}, std::pair{&narrow, Encoding::kDepth},
+        std::pair{&codes, Encoding::kWinDrawLoss}}) {
+    const fs::path path = dir / "t.gsdb";
+    WriteOptions options;
+    options.encoding = encoding;
+    options.block_positions = 256;
+    options.threads = 2;
+    write_tier(path, header_for(7, "R-r"), *values, options);
+    const auto reader = open_tier(path, expected_for(7, values->size()), true);
+    const std::uint8_t* image = reader->load_image(2);
+    ASSERT_NE(image, nullptr);
+    const unsigned bits = reader->header().image_bits;
+    EXPECT_EQ(bits, encoding == Encoding::kWinDrawLoss ? 2U : (values == &narrow ? 8U : 16U));
+    for (std::size_t i = 0; i < values->size(); ++i)
+      ASSERT_EQ(image_symbol(image, bits, i), reader->code(i)) << i;
+
+    test::flip_byte(path, fs::file_size(path) - 1);  // in the last block
+    const auto damaged = open_tier(path, expected_for(7, values->size()), false);
+    try {
+      (void)damaged->load_image(2);
+      ADD_FAILURE() << "a damaged block was loaded";
+    } catch (const Error& e) {
+      EXPECT_NE(std::string(e.what()).find("checksum mismatch"), std::string::npos) << e.what();
+    }
+  }
+  const fs::path old = dir / "v1.gsdb";
+  write_tier_v1(old, header_for(7, "R-r"), codes);
+  EXPECT_EQ(open_tier(old, expected_for(7, codes.size()), true)->load_image(2), nullptr);
 }
 
 TEST(TierFile, FlippedValueByte) {
