@@ -284,7 +284,11 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
     std::array<SetClass, kMaxPoints> of;
   };
   thread_local Removals removals;
-  if (removals.geometry != &geometry_ || removals.theirs != theirs) removals = {&geometry_, theirs, 0, {}};
+  if (removals.geometry != &geometry_ || removals.theirs != theirs) {
+    removals.geometry = &geometry_;
+    removals.theirs = theirs;
+    removals.known = 0;  // the classes in `of` are not cleared: none is read before it is set
+  }
   const Index per_removal_class[2] = {binomial(n - their_count + 1, my_count),
                                       binomial(n - their_count + 1, my_count + 1)};
 
