@@ -28,7 +28,7 @@ struct CommonOptions {
 struct ScopedRequest {
   int pieces = 4;
   bool start = false;
-  [[nodiscard]] TierScope scope() const { return start ? TierScope::start() : TierScope(pieces); }
+  [[nodiscard]] TierScope scope() const { return TierScope::of(pieces, start); }
 };
 
 struct BuildRequest : ScopedRequest {

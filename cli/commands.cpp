@@ -114,8 +114,7 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     return 0;
   }
   if (command == "stats") {
-    const app::StatsSummary stats =
-        service.stats(common, invocation.start ? TierScope::start() : TierScope(pieces));
+    const app::StatsSummary stats = service.stats(common, TierScope::of(pieces, invocation.start));
     print_stats(out, stats, invocation.json);
     if (stats.missing > 0) {
       error_line(streams) << fmt::format("{} tiers are not built: run gamesolver build {} {}\n",

@@ -9,13 +9,16 @@ struct TierScope {
   // Implicit, so that a piece count names its scope.
   TierScope(int up_to = 4) : pieces(up_to) {}  // NOLINT(google-explicit-constructor)
 
-  [[nodiscard]] static TierScope start() {
-    TierScope scope;
-    scope.from_start = true;
+  // The start position's tier and its descendants.
+  [[nodiscard]] static TierScope start() { return of(4, true); }
+  // Up to `up_to` pieces, or (from_start_only) the start's tiers, as the command line says.
+  [[nodiscard]] static TierScope of(int up_to, bool from_start_only) {
+    TierScope scope(up_to);
+    scope.from_start = from_start_only;
     return scope;
   }
 
-  int pieces = 4;
+  int pieces;
   // Only the start position's tier and its descendants; `pieces` is not used.
   bool from_start = false;
 };

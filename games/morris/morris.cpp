@@ -263,10 +263,10 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
     const Tier t = tier_of(next);
     return Next{t, next.code() == t ? 0 : sector_size(Sector::of(t)), false};
   };
-  // By placing, then by removing; each made when a move first needs it (a position
+  // By kind, 2 * placing + removing; each made when a move first needs it (a position
   // seldom has all four kinds of move).
-  Next next[2][2];
-  unsigned known = 0;  // bit 2 * placing + removing
+  std::array<Next, 4> next;
+  unsigned known = 0;  // a bit per kind made
   const int n = geometry_.points();
   const Index per_class[2] = {binomial(n - their_count, my_count), binomial(n - their_count, my_count + 1)};
 
@@ -295,7 +295,7 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
   return for_each_move(pos, paired(sector_of(pos)), [&](int from, int to, int remove) {
     const bool placing = from < 0;
     const int kind = (placing ? 2 : 0) + (remove >= 0 ? 1 : 0);
-    Next& to_next = next[placing ? 1 : 0][remove >= 0 ? 1 : 0];
+    Next& to_next = next[static_cast<std::size_t>(kind)];
     if ((known >> kind & 1U) == 0) {
       to_next = next_of(placing, remove >= 0);
       known |= 1U << kind;
