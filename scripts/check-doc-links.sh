@@ -7,6 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 status=0
+# A path exists in the repository: present and not ignored by git (an ignored file such as
+# one under data/ exists here but not in a fresh clone).
+exists() { [[ -e $1 ]] && ! git check-ignore -q "$1"; }
 # A file name in a Markdown code span (the backquotes are Markdown's, not the shell's).
 # shellcheck disable=SC2016
 code_span='`[A-Za-z0-9_./-]*\.\(md\|h\|cpp\|sh\|py\|js\)`'
@@ -16,13 +19,13 @@ while IFS= read -r file; do
   while IFS= read -r target; do
     case $target in http://* | https://* | mailto:* | '#'*) continue ;; esac
     path=${target%%#*}
-    if [[ ! -e $dir/$path ]]; then
+    if ! exists "$dir/$path"; then
       echo "$file: broken link ($target)"
       status=1
     fi
   done < <(grep -o '\]([^)]*)' "$file" | sed 's/^](//; s/)$//; s/ .*//')
   while IFS= read -r name; do
-    if [[ ! -e $name && ! -e $dir/$name ]]; then
+    if ! exists "$name" && ! exists "$dir/$name"; then
       echo "$file: names a missing file (\`$name\`)"
       status=1
     fi
