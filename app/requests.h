@@ -83,6 +83,7 @@ struct ProveRequest {
   double prover_seconds = 1;            // each back-end job (0: none)
   std::uint64_t prover_nodes = 0;       // each back-end job (0: none)
   int prover_retries = 2;               // retries of a leaf's failed job before it is expanded
+  bool unit_leaves = false;             // leaves start at 1 and 1, not at their jobs' df-pn numbers
   double seconds = 0;                   // the run (0: until the position is solved)
   double memory_gib = 1.0;              // for the workers' search tables together
   bool status = false;                  // read the store only

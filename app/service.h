@@ -273,6 +273,7 @@ class Service final : public GameService {
     prove.prover_seconds = request.prover_seconds;
     prove.prover_nodes = request.prover_nodes;
     prove.retries = request.prover_retries;
+    prove.search_numbers = !request.unit_leaves;
     prove.seconds = request.seconds;
     prove.seed = request.seed;
     prove.quiet = options.quiet;

@@ -288,6 +288,9 @@ CommandLine::CommandLine(CLI::App& app) {
                    "it is expanded")
       ->capture_default_str()
       ->check(CLI::Range(0, 30));
+  prove->add_flag("--unit-leaves", command_.prove.unit_leaves,
+                  "start every leaf of the tree at proof and disproof numbers 1 and 1 (by default a leaf "
+                  "starts with the numbers its own or its parent's back-end df-pn left)");
   prove->add_option("--time", command_.prove.seconds, "seconds for the whole run (0: until solved)")
       ->capture_default_str()
       ->check(number_in(0, 1e9));

@@ -120,10 +120,17 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
     search::SearchStats stats;
     search::Limits limits(o, "prove");
     search::DfPn<G> search(game, database, o, stats, limits, tables != nullptr ? &tables->proofs : nullptr);
-    const search::QuestionReport report =
-        search.prove(pos, q == kWin ? search::kWinThreshold : search::kDrawThreshold);
+    const search::Score t = q == kWin ? search::kWinThreshold : search::kDrawThreshold;
+    const search::QuestionReport report = search.prove(pos, t);
     result.nodes += stats.nodes;
-    if (report.answer) answer(q, *report.answer, "df-pn");
+    if (report.answer) {
+      answer(q, *report.answer, "df-pn");
+    } else {
+      result.proof[q] = static_cast<std::uint32_t>(report.proof);
+      result.disproof[q] = static_cast<std::uint32_t>(report.disproof);
+      result.children_question = other(q);
+      result.children = search.child_numbers(pos, t);
+    }
   };
   if (job.kind == JobSpec::kFull) {
     // A proving alpha-beta first, half the budget.

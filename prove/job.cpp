@@ -28,12 +28,17 @@ std::string encode(const JobSpec& job) {
                      job.budget, job.score, job.position);
 }
 
-// "answer WIN DRAW WIN_SOURCE DRAW_SOURCE SCORED SCORE NODES SECONDS"
+// "answer WIN DRAW WIN_SOURCE DRAW_SOURCE SCORED SCORE NODES SECONDS WIN_PROOF
+// WIN_DISPROOF DRAW_PROOF DRAW_DISPROOF CHILDREN_QUESTION N" and N pairs "PROOF DISPROOF"
 std::string encode(const JobAnswer& answer) {
-  return fmt::format("answer {} {} {} {} {} {} {} {:.6f}", static_cast<int>(answer.answer[kWin]),
-                     static_cast<int>(answer.answer[kDraw]), word(answer.source[kWin]),
-                     word(answer.source[kDraw]), answer.scored ? 1 : 0, answer.score, answer.nodes,
-                     answer.seconds);
+  std::string text = fmt::format(
+      "answer {} {} {} {} {} {} {} {:.6f} {} {} {} {} {} {}", static_cast<int>(answer.answer[kWin]),
+      static_cast<int>(answer.answer[kDraw]), word(answer.source[kWin]), word(answer.source[kDraw]),
+      answer.scored ? 1 : 0, answer.score, answer.nodes, answer.seconds, answer.proof[kWin],
+      answer.disproof[kWin], answer.proof[kDraw], answer.disproof[kDraw],
+      static_cast<int>(answer.children_question), answer.children.size());
+  for (const auto& [proof, disproof] : answer.children) text += fmt::format(" {} {}", proof, disproof);
+  return text;
 }
 
 JobSpec decode_job(const std::string& text) {
@@ -61,9 +66,19 @@ JobAnswer decode_answer(const std::string& text) {
   int draw = 0;
   int scored = 0;
   JobAnswer answer;
+  int children_question = -1;
+  std::size_t children = 0;
   in >> tag >> win >> draw >> answer.source[kWin] >> answer.source[kDraw] >> scored >> answer.score >>
-      answer.nodes >> answer.seconds;
-  if (!in || tag != "answer") fail("not a back-end answer: {}", text.substr(0, 80));
+      answer.nodes >> answer.seconds >> answer.proof[kWin] >> answer.disproof[kWin] >> answer.proof[kDraw] >>
+      answer.disproof[kDraw] >> children_question >> children;
+  // A position has at most a few hundred moves: a larger count is not an answer (and
+  // must not size a vector).
+  if (!in || tag != "answer" || children_question < 0 || children_question > 1 || children > 4096)
+    fail("not a back-end answer: {}", text.substr(0, 80));
+  answer.children_question = static_cast<Question>(children_question);
+  answer.children.resize(children);
+  for (auto& [proof, disproof] : answer.children) in >> proof >> disproof;
+  if (!in) fail("not a back-end answer: {}", text.substr(0, 80));
   answer.answer[kWin] = answer_of(win);
   answer.answer[kDraw] = answer_of(draw);
   answer.source[kWin] = unword(answer.source[kWin]);

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "prove/store.h"
@@ -34,6 +35,14 @@ struct JobAnswer {
   std::int32_t score = 0;
   std::uint64_t nodes = 0;
   double seconds = 0;
+  // Where df-pn ended with a question open: the root's proof and disproof numbers for it
+  // (0 and 0: none), and, for the last such question, each child's numbers for the
+  // child's question, in the order of the game's moves, from the search's table. The
+  // front end starts the node and, when it expands it, its children with these.
+  std::uint32_t proof[2] = {0, 0};
+  std::uint32_t disproof[2] = {0, 0};
+  Question children_question = kWin;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> children;
 };
 
 // Runs a batch of jobs and returns their answers in the same order (on other processes,

@@ -28,6 +28,10 @@
 //   whose first job failed is retried first (options.retries times, each job with twice
 //   the budget of the last), so that a search that nearly finished is not split among
 //   children.
+// - A leaf starts with the proof and disproof numbers that its last job's df-pn ended
+//   with, and the children of an expanded node with those its df-pn's table held for
+//   them (as PN2 starts the first level's leaves from its second-level searches), so
+//   that the front end goes on where the back end stopped instead of from 1 and 1.
 // - Seeding: with a line of moves from the root, the nodes of the line are proven from
 //   its last position back to the root.
 // - Each commit also records what the explorer shows (prove/view.h): the root's answers
@@ -61,6 +65,7 @@
 #include "prove/view.h"
 #include "search/databases.h"
 #include "search/key.h"
+#include "search/report.h"
 #include "search/score.h"
 
 namespace gs::prove {
@@ -308,7 +313,6 @@ class Manager {
   static constexpr std::uint64_t kInf = std::uint64_t{1} << 62;
   static constexpr std::uint64_t kBig = std::uint64_t{1} << 40;  // busy, or on a cycle
   static std::uint64_t add(std::uint64_t a, std::uint64_t b) { return std::min(kInf, a + b); }
-  static Question other(Question q) { return q == kWin ? kDraw : kWin; }
 
   [[nodiscard]] bool likely(const Node& n) const {
     return n.stored.scored && std::abs(n.stored.score) >= threshold_;
@@ -383,6 +387,8 @@ class Manager {
   void expand(int at) {
     if (nodes_[at].stored.expanded) return;
     nodes_[at].stored.expanded = true;
+    // Its numbers are its children's from now on.
+    for (const Question q : {kWin, kDraw}) nodes_[at].stored.proof[q] = nodes_[at].stored.disproof[q] = 0;
     nodes_[at].dirty = true;
     link(at);
     for (const Child& child : nodes_[at].children) {
@@ -446,6 +452,8 @@ class Manager {
     if (!n.stored.expanded) {
       if (likely(n) && n.stored.tried != 0) {
         numbers = n.stored.score > 0 ? Numbers{0, kInf} : Numbers{kInf, 0};
+      } else if (options_.search_numbers && n.stored.proof[q] != 0) {
+        numbers = {n.stored.proof[q], n.stored.disproof[q]};
       }
     } else {
       n.on_stack = true;
@@ -586,7 +594,10 @@ class Manager {
       n.stored.score = result.score;
       n.dirty = true;
     }
-    for (const Question q : {kWin, kDraw}) settle(node, q, result.answer[q], result.source[q]);
+    for (const Question q : {kWin, kDraw}) {
+      settle(node, q, result.answer[q], result.source[q]);
+      keep_numbers(node, q, result.proof[q], result.disproof[q], true);
+    }
     if (settled(nodes_[node].stored.answer) || job.kind == JobSpec::kStuck) return;
     if (likely(nodes_[node])) {
       nodes_[node].stored.tried = threshold_;
@@ -598,7 +609,31 @@ class Manager {
       nodes_[node].dirty = true;
     } else {
       expand(node);
+      // The children start with the numbers the job's df-pn left for them, where it
+      // looked at them (PN2: the second-level search's numbers for the first level's new
+      // leaves).
+      const std::vector<Child>& children = nodes_[node].children;
+      if (result.children.size() != children.size()) return;
+      for (std::size_t i = 0; i < children.size(); ++i) {
+        if (children[i].node >= 0)
+          keep_numbers(children[i].node, result.children_question, result.children[i].first,
+                       result.children[i].second, false);
+      }
     }
+  }
+
+  // A back end's proof and disproof numbers for a question still open at a leaf, from a
+  // job of its own (`own`: they replace any it has) or its parent's (kept only where it
+  // has none). A search's solved result is no answer here: it may hold only on the
+  // search's line.
+  void keep_numbers(int at, Question q, std::uint32_t proof, std::uint32_t disproof, bool own) {
+    StoredNode& s = nodes_[at].stored;
+    if (!options_.search_numbers || s.expanded || s.answer[q] != kUnknown || proof == 0 || disproof == 0 ||
+        proof == search::kInfinite || disproof == search::kInfinite || (!own && s.proof[q] != 0))
+      return;
+    s.proof[q] = proof;
+    s.disproof[q] = disproof;
+    nodes_[at].dirty = true;
   }
 
   // A node as a step of the best line, at `position` (the node's or a symmetric one).

@@ -15,6 +15,7 @@ struct ProveOptions {
   int retries = 2;  // jobs on a leaf inside the threshold after its first failed, before it is expanded
   std::uint64_t job_memory = std::uint64_t{64} << 20;  // each job's search tables
   bool keep_tables = false;       // a worker keeps its tables from job to job (prove/backend.h)
+  bool search_numbers = true;     // leaves start with their jobs' df-pn numbers (false: 1 and 1)
   double seconds = 0;             // the whole run (0: until the root is solved)
   std::uint64_t passes = 0;       // the most passes of the run (0: no limit)
   int eval_depth = 2;             // the heuristic search's depth

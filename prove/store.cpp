@@ -81,6 +81,9 @@ bool has_column(sqlite3* db, const char* table, const char* column) {
   return ok;
 }
 
+// The nodes' columns added after the first stores, in the order nodes() reads them.
+constexpr const char* kAdded[] = {"retries", "win_proof", "win_disproof", "draw_proof", "draw_disproof"};
+
 Answer answer_of(std::int64_t value) { return value < 0 ? kUnknown : value == 0 ? kNo : kYes; }
 
 }  // namespace
@@ -135,12 +138,15 @@ Store::Store(const std::filesystem::path& path, bool write, bool durable) : path
            " expanded INTEGER NOT NULL, scored INTEGER NOT NULL, score INTEGER NOT NULL,"
            " tried INTEGER NOT NULL, win INTEGER NOT NULL, draw INTEGER NOT NULL,"
            " win_source TEXT NOT NULL, draw_source TEXT NOT NULL, win_seq INTEGER NOT NULL,"
-           " draw_seq INTEGER NOT NULL, retries INTEGER NOT NULL DEFAULT 0)");
+           " draw_seq INTEGER NOT NULL)");
     }
-    retries_ = has_column(db_, "nodes", "retries");
-    if (write && !retries_) {
-      exec(db_, "ALTER TABLE nodes ADD COLUMN retries INTEGER NOT NULL DEFAULT 0");
-      retries_ = true;
+    // The columns added since (integers, 0 in the rows written before): a writer adds
+    // those missing, a reader reads 0 for them.
+    for (const char* column : kAdded) {
+      const bool present = has_column(db_, "nodes", column);
+      if (write && !present)
+        exec(db_, fmt::format("ALTER TABLE nodes ADD COLUMN {} INTEGER NOT NULL DEFAULT 0", column));
+      added_ += fmt::format(", {}", present || write ? column : "0");
     }
     // A file that is not a store (or a damaged one) fails here with SQLite's reason; one
     // row at most is read (a count would visit every row).
@@ -178,8 +184,8 @@ std::uint64_t Store::node_count() const {
 std::vector<StoredNode> Store::nodes() const {
   const std::string sql = fmt::format(
       "SELECT key, position, expanded, scored, score, tried, win, draw, win_source, draw_source, win_seq,"
-      " draw_seq, {} FROM nodes ORDER BY key",
-      retries_ ? "retries" : "0");
+      " draw_seq{} FROM nodes ORDER BY key",
+      added_);
   Statement query(db_, sql.c_str());
   std::vector<StoredNode> out;
   while (query.step()) {
@@ -197,6 +203,10 @@ std::vector<StoredNode> Store::nodes() const {
     node.seq[kWin] = query.integer(10);
     node.seq[kDraw] = query.integer(11);
     node.retries = static_cast<std::int32_t>(query.integer(12));
+    node.proof[kWin] = static_cast<std::uint32_t>(query.integer(13));
+    node.disproof[kWin] = static_cast<std::uint32_t>(query.integer(14));
+    node.proof[kDraw] = static_cast<std::uint32_t>(query.integer(15));
+    node.disproof[kDraw] = static_cast<std::uint32_t>(query.integer(16));
     out.push_back(std::move(node));
   }
   return out;
@@ -207,7 +217,8 @@ void Store::commit(const std::vector<StoredNode>& nodes, const std::map<std::str
   try {
     Statement put(db_,
                   "INSERT OR REPLACE INTO nodes(key, position, expanded, scored, score, tried, win, draw,"
-                  " win_source, draw_source, win_seq, draw_seq, retries) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
+                  " win_source, draw_source, win_seq, draw_seq, retries, win_proof, win_disproof, draw_proof,"
+                  " draw_disproof) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     for (const StoredNode& node : nodes) {
       put.bind(1, std::bit_cast<std::int64_t>(node.key));
       put.bind(2, node.position);
@@ -222,6 +233,10 @@ void Store::commit(const std::vector<StoredNode>& nodes, const std::map<std::str
       put.bind(11, node.seq[kWin]);
       put.bind(12, node.seq[kDraw]);
       put.bind(13, node.retries);
+      put.bind(14, node.proof[kWin]);
+      put.bind(15, node.disproof[kWin]);
+      put.bind(16, node.proof[kDraw]);
+      put.bind(17, node.disproof[kDraw]);
       put.step();
       put.reset();
     }

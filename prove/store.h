@@ -7,12 +7,14 @@
 //                       canonical rank's mix, search/key.h), the position's text, whether
 //                       it was expanded, its heuristic score, the threshold at which a
 //                       back-end prover last failed on it, how many times a failed job
-//                       was retried on it (a store written before retries reads 0), and
-//                       per binary question
+//                       was retried on it, and per binary question
 //                       ("win?", "at least a draw?") the answer (-1 unknown, 0 no, 1 yes),
 //                       where it came from (rules, database, alphabeta, df-pn, tree,
 //                       implied) and its sequence number (the order answers were found in,
-//                       which the checker uses to refuse circular support).
+//                       which the checker uses to refuse circular support) and a back
+//                       end's proof and disproof numbers (0 and 0: none). A store written
+//                       before the retries or the numbers read 0 for them; a writer adds
+//                       the columns.
 //
 // Every change of a pass is written in one transaction (WAL journal, synchronous=FULL):
 // a process killed at any moment leaves the store as it was after the last committed
@@ -37,6 +39,10 @@ enum Answer : std::int8_t { kUnknown = -1, kNo = 0, kYes = 1 };
 // (value >= win) and "is it at least a draw?" (value >= draw).
 enum Question : std::uint8_t { kWin = 0, kDraw = 1 };
 
+// A child's question below a node's: after a move, "win?" for the mover becomes "at
+// least a draw?" for the side to move, and the other way round.
+inline Question other(Question q) { return q == kWin ? kDraw : kWin; }
+
 struct StoredNode {
   std::uint64_t key = 0;
   std::string position;
@@ -45,6 +51,10 @@ struct StoredNode {
   std::int32_t score = 0;    // heuristic, for the side to move
   std::int32_t tried = 0;    // the highest threshold at which a back end failed (0: none)
   std::int32_t retries = 0;  // inside the threshold: jobs retried after its first failed
+  // A leaf's proof and disproof numbers per question, from a back end's df-pn that ended
+  // with the question open there (or at its parent's, for a child): 0 and 0, none.
+  std::uint32_t proof[2] = {0, 0};
+  std::uint32_t disproof[2] = {0, 0};
   Answer answer[2] = {kUnknown, kUnknown};
   std::string source[2];
   std::int64_t seq[2] = {0, 0};
@@ -75,7 +85,7 @@ class Store {
  private:
   std::filesystem::path path_;
   sqlite3* db_ = nullptr;
-  bool retries_ = true;  // the nodes have the retries column (a reader of an older store: no)
+  std::string added_;  // the columns added since the first stores, or "0" for each where absent
   int lock_fd_ = -1;
 };
 

@@ -28,6 +28,7 @@
 #include <deque>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/game.h"
@@ -133,6 +134,28 @@ class DfPn {
     path_.clear();
     stats_ = counted;
     return moves;
+  }
+
+  // What the table says of each child of `root` (in the order of the game's moves), for
+  // the child's question below "value(root) >= t": its proof and disproof numbers, as
+  // the next search from the root would start with them. The proof-tree manager starts
+  // the leaves of a node it expands with these (PN2's second-level numbers). Looking
+  // children up is not search: the statistics are left as they were.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> child_numbers(const Position& root, Score t) {
+    const SearchStats counted = stats_;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> numbers;
+    path_.clear();
+    path_.push(root, exact(game_, root));
+    MoveList<G> list;
+    game_.moves(root, list);
+    const Score child_t = child_threshold(t);
+    for (const Move& move : list) {
+      const Look look = leaves_.look(game_.play(root, move), child_t, path_);
+      numbers.emplace_back(look.proof, look.disproof);
+    }
+    path_.clear();
+    stats_ = counted;
+    return numbers;
   }
 
   [[nodiscard]] const std::vector<Position>& deepest() const { return deepest_; }

@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <random>
@@ -30,6 +31,8 @@
 #include "prove/manager.h"
 #include "prove/store.h"
 #include "prove/view.h"
+#include "search/key.h"
+#include "search/report.h"
 #include "tests/brute_force.h"
 #include "tests/db_fixture.h"
 #include "tests/graph_game.h"
@@ -91,6 +94,8 @@ TEST(ProveStore, KeepsNodesAndMeta) {
     node.source[prove::kWin] = "tree";
     node.seq[prove::kWin] = 7;
     node.retries = 2;
+    node.proof[prove::kDraw] = 4000000000U;
+    node.disproof[prove::kDraw] = 17;
     store.commit({node}, {{"root", "n3"}});
   }
   const prove::Store store(file, false);
@@ -101,42 +106,59 @@ TEST(ProveStore, KeepsNodesAndMeta) {
   EXPECT_EQ(nodes[0].answer[prove::kDraw], prove::kUnknown);
   EXPECT_EQ(nodes[0].seq[prove::kWin], 7);
   EXPECT_EQ(nodes[0].retries, 2);
+  EXPECT_EQ(nodes[0].proof[prove::kDraw], 4000000000U);
+  EXPECT_EQ(nodes[0].disproof[prove::kDraw], 17U);
+  EXPECT_EQ(nodes[0].proof[prove::kWin], 0U);
   EXPECT_EQ(store.meta("root"), std::optional<std::string>("n3"));
   EXPECT_FALSE(store.meta("threshold"));
   EXPECT_THROW(prove::Store(dir.path() / "missing.db", false), Error);
 }
 
-// A store written before retries were counted (no such column) reads 0 retries; a writer
-// adds the column and keeps the rest.
-TEST(ProveStore, ReadsAStoreWithoutRetries) {
-  test::TempDir dir;
-  const fs::path file = dir.path() / "proof.db";
-  {
-    prove::Store store(file, true, false);
-    prove::StoredNode node;
-    node.key = 5;
-    node.position = "n5";
-    node.retries = 1;
-    store.commit({node}, {{"root", "n5"}});
-    store.execute("ALTER TABLE nodes DROP COLUMN retries");
-  }
-  {
+// A store written before retries were counted or back-end numbers kept (no such
+// columns; the second form has retries only) reads 0 for them; a writer adds the
+// columns and keeps the rest.
+TEST(ProveStore, ReadsAStoreWithoutTheLaterColumns) {
+  const std::vector<std::string> numbers = {"win_proof", "win_disproof", "draw_proof", "draw_disproof"};
+  for (const bool with_retries : {false, true}) {
+    test::TempDir dir;
+    const fs::path file = dir.path() / "proof.db";
+    {
+      prove::Store store(file, true, false);
+      prove::StoredNode node;
+      node.key = 5;
+      node.position = "n5";
+      node.retries = 1;
+      node.proof[prove::kWin] = 9;
+      node.disproof[prove::kWin] = 8;
+      store.commit({node}, {{"root", "n5"}});
+      if (!with_retries) store.execute("ALTER TABLE nodes DROP COLUMN retries");
+      for (const std::string& column : numbers)
+        store.execute(fmt::format("ALTER TABLE nodes DROP COLUMN {}", column));
+    }
+    {
+      const prove::Store reader(file, false);
+      const auto nodes = reader.nodes();
+      ASSERT_EQ(nodes.size(), 1U);
+      EXPECT_EQ(nodes[0].position, "n5");
+      EXPECT_EQ(nodes[0].retries, with_retries ? 1 : 0);
+      EXPECT_EQ(nodes[0].proof[prove::kWin], 0U);
+      EXPECT_EQ(nodes[0].disproof[prove::kWin], 0U);
+    }
+    {
+      prove::Store writer(file, true, false);
+      auto nodes = writer.nodes();
+      ASSERT_EQ(nodes.size(), 1U);
+      nodes[0].retries = 3;
+      nodes[0].proof[prove::kWin] = 5;
+      nodes[0].disproof[prove::kWin] = 6;
+      writer.commit(nodes, {});
+    }
     const prove::Store reader(file, false);
-    const auto nodes = reader.nodes();
-    ASSERT_EQ(nodes.size(), 1U);
-    EXPECT_EQ(nodes[0].position, "n5");
-    EXPECT_EQ(nodes[0].retries, 0);
+    EXPECT_EQ(reader.nodes().at(0).retries, 3);
+    EXPECT_EQ(reader.nodes().at(0).proof[prove::kWin], 5U);
+    EXPECT_EQ(reader.nodes().at(0).disproof[prove::kWin], 6U);
+    EXPECT_EQ(reader.meta("root"), std::optional<std::string>("n5"));
   }
-  {
-    prove::Store writer(file, true, false);
-    auto nodes = writer.nodes();
-    ASSERT_EQ(nodes.size(), 1U);
-    nodes[0].retries = 3;
-    writer.commit(nodes, {});
-  }
-  const prove::Store reader(file, false);
-  EXPECT_EQ(reader.nodes().at(0).retries, 3);
-  EXPECT_EQ(reader.meta("root"), std::optional<std::string>("n5"));
 }
 
 // Every node of random cyclic graphs, proven with back ends of a few nodes.
@@ -155,10 +177,12 @@ TEST(ProveGraph, AgreesWithRetrogradeAnalysis) {
       test::TempDir dir;
       const fs::path file = dir.path() / "proof.db";
       // Every other graph's workers keep their tables from job to job; a failed job is
-      // retried up to 0, 1 or 2 times.
+      // retried up to 0, 1 or 2 times; leaves start with their jobs' numbers in half the
+      // graphs and at 1 and 1 in the others.
       prove::ProveOptions options = small_options(2, 1 + (n % 2));
       options.keep_tables = g % 2 == 1;
       options.retries = g % 3;  // expanded at once, or after one or two retries
+      options.search_numbers = g % 4 < 2;
       const prove::ProveSummary summary = prove_position(game, nullptr, file, pos, options);
       const Value value = Value::from_code(truth[n]);
       draws += value.is_draw() ? 1 : 0;
@@ -317,6 +341,68 @@ TEST(ProveJungle, OnePieceAboveTheDatabases) {
   expect_agreement(data, data.sample(5, 12, 4), 2000);
 }
 
+// A job whose df-pn ends open hands back its root's numbers and its children's (for the
+// children's question, in the order of the moves), and the manager starts the children
+// of the node it then expands with them; with unit leaves it keeps none.
+TEST(ProveJungle, ExpandedLeavesStartWithTheirJobsNumbers) {
+  JungleData data({"T-rd", "RD-d", "E-rd"});
+  prove::ProveOptions options = small_options(60);
+  options.retries = 0;
+  options.passes = 1;
+  options.threshold = prove::kProvenScore;  // no likely node: a failed job expands its node
+  std::optional<Jungle::Position> open;
+  prove::JobAnswer answer;
+  for (const Jungle::Position& pos : data.sample(3, 40, 0)) {
+    prove::JobSpec job;
+    job.position = data.game.position_text(pos);
+    answer = prove::run_job(data.game, data.database.get(), options, pos, job);
+    if (answer.answer[prove::kWin] == prove::kUnknown && answer.answer[prove::kDraw] == prove::kUnknown) {
+      open = pos;
+      break;
+    }
+  }
+  ASSERT_TRUE(open) << "no position left open by a job of 60 nodes";
+  MoveList<Jungle> moves;
+  data.game.moves(*open, moves);
+  ASSERT_EQ(answer.children.size(), moves.size());
+  const prove::Question asked = prove::other(answer.children_question);
+  EXPECT_GT(answer.proof[asked], 0U);
+  EXPECT_GT(answer.disproof[asked], 0U);
+  int looked_at = 0;  // children whose numbers are not df-pn's 1 and 1 of a new leaf
+  for (const auto& [proof, disproof] : answer.children) looked_at += proof != 1 || disproof != 1 ? 1 : 0;
+  EXPECT_GT(looked_at, 0);
+  for (const bool unit : {false, true}) {
+    test::TempDir dir;
+    options.search_numbers = !unit;
+    prove_position(data.game, data.database.get(), dir.path() / "proof.db", *open, options);
+    const prove::Store store(dir.path() / "proof.db", false);
+    std::map<std::uint64_t, prove::StoredNode> nodes;
+    for (prove::StoredNode& node : store.nodes()) nodes.emplace(node.key, std::move(node));
+    const prove::StoredNode& root = nodes.at(search::key_of(data.game.rank(*open)));
+    EXPECT_TRUE(root.expanded);
+    EXPECT_EQ(root.proof[asked], 0U);  // an expanded node's numbers are its children's
+    int kept = 0;
+    for (std::size_t i = 0; i < moves.size(); ++i) {
+      const Jungle::Position child = data.game.play(*open, moves[i]);
+      if (data.game.terminal(child)) continue;
+      const prove::StoredNode& node = nodes.at(search::key_of(data.game.rank(child)));
+      const auto [proof, disproof] = answer.children[i];
+      const bool numbers = !unit && proof != 0 && disproof != 0 && proof != search::kInfinite &&
+                           disproof != search::kInfinite &&
+                           node.answer[answer.children_question] == prove::kUnknown;
+      EXPECT_EQ(node.proof[answer.children_question], numbers ? proof : 0U) << data.game.position_text(child);
+      EXPECT_EQ(node.disproof[answer.children_question], numbers ? disproof : 0U);
+      kept += node.proof[answer.children_question] != 0 ? 1 : 0;
+    }
+    // Unit leaves: the numbers are not kept; otherwise they are, for a child at least.
+    if (unit) {
+      EXPECT_EQ(kept, 0);
+    } else {
+      EXPECT_GT(kept, 0);
+    }
+  }
+}
+
 // A back-end job and its answer travel as text (to MPI ranks) and come back whole.
 TEST(ProveJobs, TextRoundTrip) {
   prove::JobSpec job;
@@ -338,7 +424,16 @@ TEST(ProveJobs, TextRoundTrip) {
   answer.score = 77;
   answer.nodes = 123456789;
   answer.seconds = 0.25;
+  answer.proof[prove::kDraw] = 4000000000U;
+  answer.disproof[prove::kDraw] = 3;
+  answer.children_question = prove::kWin;
+  answer.children = {{1, 1}, {7, 4000000001U}};
   const prove::JobAnswer got = prove::decode_answer(prove::encode(answer));
+  EXPECT_EQ(got.proof[prove::kDraw], 4000000000U);
+  EXPECT_EQ(got.disproof[prove::kDraw], 3U);
+  EXPECT_EQ(got.proof[prove::kWin], 0U);
+  EXPECT_EQ(got.children_question, prove::kWin);
+  EXPECT_EQ(got.children, answer.children);
   EXPECT_EQ(got.answer[prove::kWin], prove::kNo);
   EXPECT_EQ(got.answer[prove::kDraw], prove::kUnknown);
   EXPECT_EQ(got.source[prove::kWin], "df-pn");
@@ -349,7 +444,10 @@ TEST(ProveJobs, TextRoundTrip) {
   EXPECT_DOUBLE_EQ(got.seconds, 0.25);
   EXPECT_THROW(prove::decode_job("job 7 0 1 0\nR w"), Error);
   EXPECT_THROW(prove::decode_job("job 0 0 1 0"), Error);
-  EXPECT_THROW(prove::decode_answer("answer 2 0 - - 0 0 0 0"), Error);
+  EXPECT_THROW(prove::decode_answer("answer 2 0 - - 0 0 0 0 0 0 0 0 0 0"), Error);
+  EXPECT_THROW(prove::decode_answer("answer 1 1 - - 0 0 0 0"), Error);                  // no numbers
+  EXPECT_THROW(prove::decode_answer("answer 1 1 - - 0 0 0 0 0 0 0 0 0 2 1 1"), Error);  // one pair of two
+  EXPECT_THROW(prove::decode_answer("answer 1 1 - - 0 0 0 0 0 0 0 0 0 99999999999"), Error);
   EXPECT_THROW(prove::decode_answer("nonsense"), Error);
 }
 

@@ -891,8 +891,9 @@ TEST(ServerProofs, ARequestReadsABoundedNumberOfRows) {
     prove::Store writer(store, true);
     writer.execute(
         "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50000) "
-        "INSERT OR IGNORE INTO nodes SELECT -i, '" +
-        root + "', 0, 0, 0, 0, -1, -1, '', '', 0, 0, 0 FROM n");
+        "INSERT OR IGNORE INTO nodes(key, position, expanded, scored, score, tried, win, draw, win_source,"
+        " draw_source, win_seq, draw_seq) SELECT -i, '" +
+        root + "', 0, 0, 0, 0, -1, -1, '', '', 0, 0 FROM n");
   }
   const auto [large, large_rows] = view();
   EXPECT_EQ(large_rows, small_rows);
