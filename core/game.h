@@ -97,8 +97,16 @@
 //                                   is only slower). Together they promise: where it is
 //                                   false, distinct moves that keep the tier lead to
 //                                   distinct indices, so the retrograde scan counts them
-//                                   without ranking; and the positions with a move into
-//                                   pos have distinct indices.
+//                                   without ranking; and (unless the game has the next
+//                                   hook) the positions with a move into pos have
+//                                   distinct indices.
+//   predecessors_may_meet(pos)      (with the two above) false only where the positions
+//                                   with a move into pos in its tier have distinct
+//                                   indices: propagation then takes them as they are.
+//                                   Where a game has it, has_symmetry answers for the
+//                                   moves alone (in a mill game a move changes the
+//                                   mover's stones and an unmove the other side's, so
+//                                   each question asks after the symmetry of one set).
 //   moves_leaving_tier(pos, out)    (with the two above) the moves of pos that leave its
 //                                   tier, returning how many of its moves stay in it.
 //   rank_moves_leaving_tier(pos, out)  (with the three above) what playing each move
@@ -273,6 +281,30 @@ concept KnowsTierMoves = requires(const G& game, const typename G::Position& pos
   { game.keeps_tier(pos, move) } -> std::same_as<bool>;
   { game.has_symmetry(pos) } -> std::same_as<bool>;
 };
+
+// OPTIONAL (with KnowsTierMoves): predecessors_may_meet(pos) is false only where the
+// positions with a move into pos in its tier have distinct indices; without it,
+// has_symmetry answers for them too.
+template <class G>
+concept KnowsPredecessorSymmetry = KnowsTierMoves<G> &&
+    requires(const G& game, const typename G::Position& pos) {
+  { game.predecessors_may_meet(pos) } -> std::same_as<bool>;
+};
+
+// Whether the positions with a move into pos in its tier may share an index (the
+// engine then sorts and deduplicates them); true for a game without the hooks.
+template <Game G>
+bool predecessors_may_meet(const G& game, const typename G::Position& pos) {
+  if constexpr (KnowsPredecessorSymmetry<G>) {
+    return game.predecessors_may_meet(pos);
+  } else if constexpr (KnowsTierMoves<G>) {
+    return game.has_symmetry(pos);
+  } else {
+    (void)game;
+    (void)pos;
+    return true;
+  }
+}
 
 // OPTIONAL (with KnowsTierMoves): moves_leaving_tier(pos, out) lists in out the moves
 // of pos that leave its tier and returns how many of its moves stay in it; for a position

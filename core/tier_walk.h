@@ -69,9 +69,9 @@ std::size_t for_each_move_to_play(const G& game, const typename G::Position& pos
 // The indices of pos's predecessors in its tier, each once, in indices up to the returned
 // end (unmoves is scratch space for games without unmove_indices). The cells of those
 // indices (cells: one per index of the tier) are prefetched for writing, since they lie
-// scattered over the tier. A position without symmetry has predecessors at distinct
-// indices (the converse of the promise of keeps_tier and has_symmetry, core/game.h), so
-// only the others are sorted and deduplicated.
+// scattered over the tier. Where the game promises distinct indices
+// (predecessors_may_meet false, core/game.h) they are taken as they are; the others
+// are sorted and deduplicated.
 template <Game G, class Cell>
 const Index* distinct_predecessors(const G& game, Tier tier, const typename G::Position& pos,
                                    SmallVector<Index, G::kMaxUnmoves>& indices, UnmoveList<G>& unmoves,
@@ -84,9 +84,7 @@ const Index* distinct_predecessors(const G& game, Tier tier, const typename G::P
     for (const typename G::Position& p : unmoves) indices.push_back(game.rank(p).index);
   }
   for (const Index q : indices) __builtin_prefetch(cells + q, 1);
-  bool distinct = false;
-  if constexpr (KnowsTierMoves<G>) distinct = !game.has_symmetry(pos);
-  if (distinct) return indices.end();
+  if (!predecessors_may_meet(game, pos)) return indices.end();
   std::sort(indices.begin(), indices.end());
   return std::unique(indices.begin(), indices.end());
 }

@@ -260,7 +260,8 @@ void check_moves_and_unmoves(const G& game, const typename G::Position& p, Failu
 // The optional retrograde hooks keep their promises (core/game.h, KnowsTierMoves and
 // CountsTierMoves): keeps_tier says which moves stay in the tier; moves_leaving_tier
 // lists the others and counts these; where has_symmetry is false, the moves that stay
-// lead to distinct indices and the positions with a move into p have distinct indices.
+// lead to distinct indices; where predecessors_may_meet is false (has_symmetry for a
+// game without it), the positions with a move into p have distinct indices.
 // Returns whether p is without symmetry (for the tests' counts).
 template <Game G>
 requires KnowsTierMoves<G>
@@ -298,20 +299,23 @@ bool check_tier_move_hooks(const G& game, const typename G::Position& p, Failure
                    " and lists " + std::to_string(out.size()));
     }
   }
-  if (game.has_symmetry(p)) return false;
   auto distinct = [](std::vector<Index> indices) {
     std::sort(indices.begin(), indices.end());
     return std::adjacent_find(indices.begin(), indices.end()) == indices.end();
   };
-  if (!distinct(staying))
+  const bool plain = !game.has_symmetry(p);
+  if (plain && !distinct(staying))
     failures.add(game.position_text(p) + " has no symmetry, but two of its moves reach one index");
-  UnmoveList<G> previous;
-  game.unmoves(p, previous);
-  std::vector<Index> before;
-  for (const auto& r : previous) before.push_back(game.rank(r).index);
-  if (!distinct(before))
-    failures.add(game.position_text(p) + " has no symmetry, but two of its unmoves have one index");
-  return true;
+  if (!predecessors_may_meet(game, p)) {
+    UnmoveList<G> previous;
+    game.unmoves(p, previous);
+    std::vector<Index> before;
+    for (const auto& r : previous) before.push_back(game.rank(r).index);
+    if (!distinct(before))
+      failures.add(game.position_text(p) +
+                   ": predecessors may not meet, but two of its unmoves have one index");
+  }
+  return plain;
 }
 
 // rank_moves_leaving_tier (core/game.h, RanksMovesLeavingTier) gives what playing each

@@ -225,7 +225,7 @@ TEST(MorrisBattery, MovesAndUnmovesAgreeSampled) {
 }
 
 // The scan counts slides without removal instead of ranking them, and propagation
-// takes predecessors as distinct where has_symmetry allows and ranks them through
+// takes predecessors as distinct where predecessors_may_meet allows and ranks them through
 // unmove_indices: on every rule set, with
 // positions with and without symmetry among the samples.
 TEST(MorrisBattery, TierMoveHooksKeepTheirPromises) {

@@ -216,8 +216,16 @@ class Morris {
   // to move reach the same index only through a symmetry that fixes the other side's
   // stones, and two unmoves reach the same index only through one that fixes the side
   // to move's.
+  // Two moves of the side to move that keep the tier (no removal) leave the other side's
+  // stones as they are, so they can reach one index only through a symmetry that fixes
+  // those stones; two positions with a move into pos differ only in the other side's
+  // stones and can share an index only through a symmetry that fixes the mover's
+  // (core/game.h). Each is a bit of a table per set.
   [[nodiscard]] bool has_symmetry(const Position& pos) const {
-    return geometry_.symmetric(pos.stones[0]) || geometry_.symmetric(pos.stones[1]);
+    return geometry_.symmetric(pos.stones[1 - pos.side]);
+  }
+  [[nodiscard]] bool predecessors_may_meet(const Position& pos) const {
+    return geometry_.symmetric(pos.stones[pos.side]);
   }
   std::size_t moves_leaving_tier(const Position& pos, MoveList<Morris>& out) const;
   // The successors of those moves, ranked (core/game.h, RanksMovesLeavingTier). A move
