@@ -210,17 +210,13 @@ class Morris {
   [[nodiscard]] bool keeps_tier(const Position& pos, const Move& move) const {
     return move.from != kNone && move.remove == kNone && paired(sector_of(pos));
   }
-  // True where either side's stones are mapped onto themselves by a symmetry other than
-  // the identity; this covers every position with a symmetry and also some without one,
-  // which the engine then ranks. It is what the promise needs here: two slides of the side
-  // to move reach the same index only through a symmetry that fixes the other side's
-  // stones, and two unmoves reach the same index only through one that fixes the side
-  // to move's.
-  // Two moves of the side to move that keep the tier (no removal) leave the other side's
-  // stones as they are, so they can reach one index only through a symmetry that fixes
-  // those stones; two positions with a move into pos differ only in the other side's
-  // stones and can share an index only through a symmetry that fixes the mover's
-  // (core/game.h). Each is a bit of a table per set.
+  // Two slides of the side to move that keep the tier (no removal) leave the other side's
+  // stones as they are, so they reach one index only through a symmetry (other than the
+  // identity) that fixes those stones: has_symmetry asks after that set. Two positions
+  // with a move into pos differ only in the other side's stones, so they share an index
+  // only through a symmetry that fixes the mover's: predecessors_may_meet asks after
+  // that one (core/game.h). Either covers every position with a symmetry, and some
+  // without, which the engine then ranks or deduplicates. A bit of a table per set.
   [[nodiscard]] bool has_symmetry(const Position& pos) const {
     return geometry_.symmetric(pos.stones[1 - pos.side]);
   }
