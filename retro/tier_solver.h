@@ -192,8 +192,10 @@ class TierSolver {
                 // The listed cells are scattered over the tier: load a few ahead.
                 if (k + kLookAhead < end) __builtin_prefetch(&cells_[current[k + kLookAhead]]);
                 const ValueCode code = std::atomic_ref(cells_[current[k]]).load(std::memory_order_relaxed);
-                if (code == win || code == loss) propagate(current[k], code == loss, level, thread);
+                if (code == win || code == loss) gather(current[k], code == loss, thread);
+                if (batch_full(thread)) propagate(level, thread);
               }
+              propagate(level, thread);
             });
         continue;
       }
@@ -206,9 +208,11 @@ class TierSolver {
           if (!holds_level(block, block_end, win, loss)) continue;
           for (Index i = block; i < block_end; ++i) {
             const ValueCode code = std::atomic_ref(cells_[i]).load(std::memory_order_relaxed);
-            if (code == win || code == loss) propagate(i, code == loss, level, thread);
+            if (code == win || code == loss) gather(i, code == loss, thread);
           }
+          if (batch_full(thread)) propagate(level, thread);
         }
+        propagate(level, thread);
       });
     }
     decided_.clear();
@@ -224,6 +228,9 @@ class TierSolver {
   using ListedIndex = std::uint32_t;
   static constexpr Index kBlock = 64;
   static constexpr Index kLookAhead = 8;
+  // Predecessors gathered before a batch is propagated: enough cells in flight to hide the
+  // memory's latency, few enough to stay in the first-level cache.
+  static constexpr std::size_t kBatchPredecessors = 256;
 
   bool holds_level(Index begin, Index end, ValueCode win, ValueCode loss) const {
     unsigned found = 0;
@@ -269,6 +276,10 @@ class TierSolver {
     SuccessorList<G> successors;  // where the game ranks them (RanksMovesLeavingTier)
     UnmoveList<G> unmoves;
     SmallVector<Index, G::kMaxUnmoves> predecessors;
+    // The batch being propagated: the predecessors of its cells, and per cell where its
+    // predecessors end and whether it is a loss.
+    std::vector<Index> batch;
+    std::vector<std::pair<std::size_t, bool>> batch_ends;
   };
 
   // The best value the moves leaving the tier give (terminal positions and child
@@ -398,18 +409,35 @@ class TierSolver {
     lists[depth].push_back(static_cast<ListedIndex>(index));
   }
 
-  void propagate(Index index, bool lost, Depth level, int thread) {
+  // A level's cells are propagated in batches: the predecessors of a batch of cells are
+  // ranked and their cells prefetched (gather), then updated together (propagate), so
+  // that the scattered cells of many positions are on their way at once rather than one
+  // position's few. Within a level the updates commute, so the batching changes no value.
+  void gather(Index index, bool lost, int thread) {
     const Position pos = *game_.unrank(tier_, index);
     Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
     SmallVector<Index, G::kMaxUnmoves>& indices = scratch.predecessors;
     const Index* last = distinct_predecessors(game_, tier_, pos, indices, scratch.unmoves, cells_.data());
-    for (const Index* q = indices.begin(); q != last; ++q) {
-      if (lost) {
-        make_win(*q, static_cast<Depth>(level + 1), thread);
-      } else {
-        count_down(*q, level, thread);
+    scratch.batch.insert(scratch.batch.end(), static_cast<const Index*>(indices.begin()), last);
+    scratch.batch_ends.push_back({scratch.batch.size(), lost});
+  }
+  [[nodiscard]] bool batch_full(int thread) const {
+    return scratch_[static_cast<std::size_t>(thread)].batch.size() >= kBatchPredecessors;
+  }
+  void propagate(Depth level, int thread) {
+    Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
+    std::size_t q = 0;
+    for (const auto& [end, lost] : scratch.batch_ends) {
+      for (; q < end; ++q) {
+        if (lost) {
+          make_win(scratch.batch[q], static_cast<Depth>(level + 1), thread);
+        } else {
+          count_down(scratch.batch[q], level, thread);
+        }
       }
     }
+    scratch.batch.clear();
+    scratch.batch_ends.clear();
   }
 
   void make_win(Index index, Depth depth, int thread) {
