@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <charconv>
 #include <functional>
 #include <set>
@@ -292,7 +294,10 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
   const Index per_removal_class[2] = {binomial(n - their_count + 1, my_count),
                                       binomial(n - their_count + 1, my_count + 1)};
 
-  return for_each_move(pos, paired(sector_of(pos)), [&](int from, int to, int remove) {
+  // Filled through a local pointer: out's size, an integer of the type of an index, would
+  // otherwise be stored and loaded again around every successor written.
+  Successor* filled = out.begin();
+  const std::size_t staying = for_each_move(pos, paired(sector_of(pos)), [&](int from, int to, int remove) {
     const bool placing = from < 0;
     const int kind = (placing ? 2 : 0) + (remove >= 0 ? 1 : 0);
     Next& to_next = next[static_cast<std::size_t>(kind)];
@@ -301,7 +306,7 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
       known |= 1U << kind;
     }
     if (to_next.lost) {
-      out.push_back({{}, Value::loss(0).code()});
+      *filled++ = Successor{{}, Value::loss(0).code()};
       return;
     }
     std::uint32_t after = mine | 1U << to;
@@ -314,11 +319,11 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
       }
       const SetClass& c = removals.of[static_cast<std::size_t>(remove)];
       const Index index = c.id * per_removal_class[placing ? 1 : 0] + rank_in_class(c, after);
-      out.push_back({{to_next.tier, to_next.offset + index}, kHoleCode});
+      *filled++ = Successor{{to_next.tier, to_next.offset + index}, kHoleCode};
       return;
     }
     if (options_.full_board_draw && (after | theirs) == geometry_.full()) {
-      out.push_back({{}, Value::draw().code()});
+      *filled++ = Successor{{}, Value::draw().code()};
       return;
     }
     std::uint32_t mapped = mapped_mine | 1U << perm[static_cast<std::size_t>(to)];
@@ -326,8 +331,10 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
     const Index index =
         their_class.id * per_class[placing ? 1 : 0] +
         colex_rank(extract(least_image(their_class.stabilizer, mapped), their_class.free_points));
-    out.push_back({{to_next.tier, to_next.offset + index}, kHoleCode});
+    *filled++ = Successor{{to_next.tier, to_next.offset + index}, kHoleCode};
   });
+  out.resize(static_cast<std::size_t>(filled - out.begin()));
+  return staying;
 }
 
 template <class Visit>
@@ -367,7 +374,26 @@ void Morris::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, k
   const Sector previous = sector_of(pos).swapped();
   const Index offset = previous.code() == tier ? 0 : sector_size(Sector::of(tier));
   const std::uint32_t theirs = pos.stones[pos.side];
-  for_each_unmove(pos, [&](std::uint32_t before) { out.push_back(offset + sector_index(before, theirs)); });
+  const int mover_count = std::popcount(pos.stones[pos.side ^ 1]);
+  const Geometry::Classes& classes = geometry_.classes(mover_count);
+  const Index per_class = binomial(geometry_.points() - mover_count, std::popcount(theirs));
+  // Each predecessor has its own set of the mover's stones, whose entry lies anywhere in
+  // a class table of up to C(24, 12) entries: the entries are all prefetched first, then
+  // read.
+  std::array<std::uint32_t, kMaxUnmoves> sets;
+  std::array<std::uint32_t, kMaxUnmoves> ranks;
+  std::size_t count = 0;
+  for_each_unmove(pos, [&](std::uint32_t before) {
+    const auto rank = static_cast<std::uint32_t>(colex_rank(before));
+    __builtin_prefetch(&classes.entry[rank]);
+    sets[count] = before;
+    ranks[count++] = rank;
+  });
+  out.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const SetClass c = class_of_entry(classes, classes.entry[ranks[i]], sets[i]);
+    out[i] = offset + c.id * per_class + rank_in_class(c, theirs);
+  }
 }
 
 // Text.

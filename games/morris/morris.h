@@ -281,6 +281,9 @@ class Morris {
     std::uint32_t free_points = 0;
   };
   [[nodiscard]] SetClass set_class(std::uint32_t set) const;
+  // The class of `set` from its entry in the class table of its size.
+  [[nodiscard]] SetClass class_of_entry(const Geometry::Classes& classes, std::uint32_t entry,
+                                        std::uint32_t set) const;
   // The rank of the other side's set `other` within the class of the side to move's set:
   // mapped by the class's symmetry, made least under its stabilizer, ranked in colex
   // order among the free points.
@@ -320,12 +323,18 @@ class Morris {
 
 inline Morris::SetClass Morris::set_class(std::uint32_t set) const {
   const Geometry::Classes& classes = geometry_.classes(std::popcount(set));
-  const std::uint32_t entry = classes.entry[colex_rank(set)];
+  return class_of_entry(classes, classes.entry[colex_rank(set)], set);
+}
+
+inline Morris::SetClass Morris::class_of_entry(const Geometry::Classes& classes, std::uint32_t entry,
+                                               std::uint32_t set) const {
   SetClass c;
   c.id = entry >> 6;
   c.op = static_cast<int>(entry >> 1 & 31U);
   c.stabilizer = (entry & 1U) != 0 ? classes.stabilizer[c.id] : 0;
-  c.free_points = geometry_.full() & ~classes.representative[c.id];
+  // The representative is the set's image under op: mapped through a small table rather
+  // than read from the table of representatives, a second scattered load after the entry.
+  c.free_points = geometry_.full() & ~geometry_.apply(c.op, set);
   return c;
 }
 
@@ -398,6 +407,10 @@ void Morris::child_walk(Tier tier, Index begin, Index end, Visit&& visit) const 
     Position pos;
     pos.stones = {walked.stones[1], walked.stones[0]};
     pos.hand = {static_cast<std::uint8_t>(s.wf), static_cast<std::uint8_t>(s.bf)};
+    // Each step's White set has its own class, whose entry sector_index reads from
+    // anywhere in a table of up to C(24, 12) entries: the next step's is fetched now.
+    if (const std::uint32_t next = next_subset(walked.stones[1], geometry_.full() & ~walked.stones[0]))
+      __builtin_prefetch(&geometry_.classes(s.w).entry[colex_rank(next)]);
     visit(sector_index(pos.stones[0], pos.stones[1]), pos);
   }
 }
