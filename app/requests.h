@@ -24,11 +24,12 @@ struct CommonOptions {
 };
 
 // The tiers a command covers: every tier up to `pieces` pieces, or (start) only those
-// the start position needs.
+// the start position needs, or (tiers) the named ones and those they need.
 struct ScopedRequest {
   int pieces = 4;
   bool start = false;
-  [[nodiscard]] TierScope scope() const { return TierScope::of(pieces, start); }
+  std::vector<std::string> tiers;
+  [[nodiscard]] TierScope scope() const { return TierScope::of(pieces, start, tiers); }
 };
 
 struct BuildRequest : ScopedRequest {

@@ -62,12 +62,20 @@ CLI::App* add_command(CLI::App& app, const std::string& name, const std::string&
   return sub;
 }
 
-// --start, which excludes --pieces (the commands that read or write a set of tiers).
+// --start and --tier, which exclude --pieces and each other (the commands that read or
+// write a set of tiers).
 void add_start_flag(CLI::App* sub, Invocation& command) {
-  sub->add_flag("--start", command.start,
-                "instead of every tier up to --pieces, only the tiers the start position needs (mill games: "
-                "the start with the variant's stones, e.g. 9 a side; not with --ultra)")
-      ->excludes("--pieces");
+  CLI::Option* start =
+      sub->add_flag(
+             "--start", command.start,
+             "instead of every tier up to --pieces, only the tiers the start position needs (mill games: "
+             "the start with the variant's stones, e.g. 9 a side; not with --ultra)")
+          ->excludes("--pieces");
+  sub->add_option("--tier", command.tiers,
+                  "instead of every tier up to --pieces, only this tier (a name as stats prints it, e.g. "
+                  "8-7-0-0) and the tiers it needs; repeatable; not with --ultra")
+      ->excludes("--pieces")
+      ->excludes(start);
 }
 
 }  // namespace

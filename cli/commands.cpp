@@ -37,6 +37,15 @@ void check_pieces(const Invocation& invocation, const app::GameService& service,
                                label.game, label.variant, *most));
 }
 
+// The option that names a command's tiers again: --start, --tier NAME ... or --pieces N.
+std::string scope_option(const Invocation& invocation, int pieces) {
+  if (invocation.start) return "--start";
+  if (invocation.tiers.empty()) return fmt::format("--pieces {}", pieces);
+  std::string text;
+  for (const std::string& tier : invocation.tiers) text += (text.empty() ? "--tier " : " --tier ") + tier;
+  return text;
+}
+
 }  // namespace
 
 int run(const Invocation& invocation, app::GameService& service, const Streams& streams) {
@@ -46,13 +55,16 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
   const std::string game = service.label().game;
   const int pieces = invocation.pieces.value_or(service.default_pieces());
   check_pieces(invocation, service, pieces);
-  if (invocation.start && (invocation.build.ultra || invocation.verify.ultra || invocation.stats_ultra))
+  if ((invocation.start || !invocation.tiers.empty()) &&
+      (invocation.build.ultra || invocation.verify.ultra || invocation.stats_ultra))
     throw UsageError(
-        "--start is for the strong databases: the ultra ones are made for every tier up to --pieces");
+        fmt::format("{} is for the strong databases: the ultra ones are made for every tier up to --pieces",
+                    invocation.start ? "--start" : "--tier"));
   if (command == "build") {
     app::BuildRequest request = invocation.build;
     request.pieces = pieces;
     request.start = invocation.start;
+    request.tiers = invocation.tiers;
     service.build(
         common, request, [&](const app::BuiltTier& tier) { print_built_tier(out, tier, common.quiet); },
         [&](const app::BuildSummary& summary) { print_build_summary(out, summary); });
@@ -90,6 +102,7 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     app::VerifyRequest request = invocation.verify;
     request.pieces = pieces;
     request.start = invocation.start;
+    request.tiers = invocation.tiers;
     const app::VerifySummary summary = service.verify(common, request, [&](const app::VerifiedTier& tier) {
       print_verified_tier(out, tier, common.quiet);
     });
@@ -104,6 +117,7 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     app::CompressRequest request = invocation.compress;
     request.pieces = pieces;
     request.start = invocation.start;
+    request.tiers = invocation.tiers;
     const db::CompressSummary summary =
         service.compress(common, request, compress_printer(out, common.quiet));
     print_compress_summary(out, summary, game, request.scope());
@@ -114,12 +128,12 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     return 0;
   }
   if (command == "stats") {
-    const app::StatsSummary stats = service.stats(common, TierScope::of(pieces, invocation.start));
+    const app::StatsSummary stats =
+        service.stats(common, TierScope::of(pieces, invocation.start, invocation.tiers));
     print_stats(out, stats, invocation.json);
     if (stats.missing > 0) {
       error_line(streams) << fmt::format("{} tiers are not built: run gamesolver build {} {}\n",
-                                         stats.missing, game,
-                                         invocation.start ? "--start" : fmt::format("--pieces {}", pieces));
+                                         stats.missing, game, scope_option(invocation, pieces));
       return 1;
     }
     return 0;

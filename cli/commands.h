@@ -28,6 +28,8 @@ struct Invocation {
   std::optional<int> pieces;
   // --start (build, verify, compress, stats): only the tiers the start position needs.
   bool start = false;
+  // --tier (the same commands, repeatable): only these tiers and those they need.
+  std::vector<std::string> tiers;
   app::BuildRequest build;                   // pieces from `pieces`
   int max_in_hand = 3;                       // extended
   std::string position;                      // probe, solve, prove

@@ -19,8 +19,9 @@ double millions_per_second(std::uint64_t count, double seconds) {
   return static_cast<double>(count) / std::max(seconds, 1e-9) / 1e6;
 }
 
-// "up to N pieces", or what --start covers.
+// "up to N pieces", or what --start or --tier covers.
 std::string scope_text(const TierScope& scope) {
+  if (!scope.named.empty()) return fmt::format("for {} and the tiers needed", fmt::join(scope.named, ", "));
   return scope.from_start ? std::string("for the start position")
                           : fmt::format("up to {} pieces", scope.pieces);
 }

@@ -66,10 +66,15 @@ struct TierReport {
   db::TierHeader header;
 };
 
-// The tiers a scope starts from: the game's tiers up to its piece count, or the tier of
-// the start position.
+// The tiers a scope starts from: the game's tiers up to its piece count, the tier of the
+// start position, or the named tiers (a name the game does not know fails).
 template <Game G>
 std::vector<Tier> scope_roots(const G& game, const TierScope& scope) {
+  if (!scope.named.empty()) {
+    std::vector<Tier> roots;
+    for (const std::string& name : scope.named) roots.push_back(game.parse_tier(name));
+    return roots;
+  }
   if (scope.from_start) return {game.rank(game.start()).tier};
   return game.tiers(scope.pieces);
 }

@@ -420,6 +420,43 @@ TEST(Cli, StartScopeIsTheStartsClosure) {
   expect_error(gamesolver(dir, {"build", "morris", "--start", "--ultra", "ratio", "--data", data}),
                "--start is for the strong databases");
 }
+// --tier builds, verifies and lists only the named tiers and those they need: 4-4-0-0 of
+// Five Men's Morris needs 4-3-0-0 and 3-3-0-0, and its file is the one the whole build
+// writes.
+TEST(Cli, TierScopeIsTheNamedTiersClosure) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  const std::string whole = (dir / "whole").string();
+  RunResult r = gamesolver(dir, {"build", "morris", "--variant", "five", "--tier", "4-4-0-0", "--tier",
+                                 "3-4-1-0", "--data", data, "--quiet"});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("built 4 tiers (172172 indices)"), std::string::npos) << describe(r);
+  r = gamesolver(dir,
+                 {"verify", "morris", "--variant", "five", "--tier", "4-4-0-0", "--data", data, "--quiet"});
+  EXPECT_SUCCESS(r);
+  EXPECT_NE(r.out.find("verified 142142 indices of morris for 4-4-0-0 and the tiers needed"),
+            std::string::npos)
+      << describe(r);
+  r = gamesolver(dir,
+                 {"stats", "morris", "--variant", "five", "--tier", "4-4-0-0", "--data", data, "--json"});
+  EXPECT_SUCCESS(r);
+  EXPECT_EQ(json::parse(r.out).at("tiers").size(), 3U);
+  EXPECT_SUCCESS(
+      gamesolver(dir, {"build", "morris", "--variant", "five", "--pieces", "4", "--data", whole, "--quiet"}));
+  EXPECT_EQ(test::read_file(fs::path(data) / "morris/five/4-4-0-0.gsdb"),
+            test::read_file(fs::path(whole) / "morris/five/4-4-0-0.gsdb"));
+  expect_error(gamesolver(dir, {"stats", "morris", "--variant", "five", "--tier", "5-5-0-0", "--data", data}),
+               "tiers are not built: run gamesolver build morris --tier 5-5-0-0");
+  expect_error(gamesolver(dir, {"build", "morris", "--tier", "4-x-0-0", "--data", data}),
+               "tier '4-x-0-0': a count must be a number");
+  expect_error(gamesolver(dir, {"build", "morris", "--tier", "4-4-0-0", "--start", "--data", data}),
+               "excludes");
+  expect_error(gamesolver(dir, {"build", "morris", "--tier", "4-4-0-0", "--pieces", "4", "--data", data}),
+               "excludes");
+  expect_error(gamesolver(dir, {"build", "morris", "--tier", "4-4-0-0", "--ultra", "ratio", "--data", data}),
+               "--tier is for the strong databases");
+}
+
 TEST(Cli, DamagedDatabases) {
   const Jungle game;
   TempDir dir;
