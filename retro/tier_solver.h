@@ -150,7 +150,9 @@ class TierSolver {
       // listed.
       if constexpr (WalksForChildren<G>) {
         parallel_for(0, walk, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
-          game_.child_walk(tier_, begin, end, [&](Index i, const Position& pos) { scan(i, pos, thread); });
+          game_.child_walk(tier_, begin, end,
+                           [&](Index i, const Position& pos) { begin_scan(i, pos, thread); });
+          finish_scan(thread);
           progress.add(end - begin);
         });
       }
@@ -160,7 +162,8 @@ class TierSolver {
     } else {
       parallel_for(0, size, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
         for_each_position(game_, tier_, begin, end,
-                          [&](Index i, const Position& pos) { scan(i, pos, thread); });
+                          [&](Index i, const Position& pos) { begin_scan(i, pos, thread); });
+        finish_scan(thread);
         progress.add(end - begin);
       });
     }
@@ -231,6 +234,8 @@ class TierSolver {
   // Predecessors gathered before a batch is propagated: enough cells in flight to hide the
   // memory's latency, few enough to stay in the first-level cache.
   static constexpr std::size_t kBatchPredecessors = 256;
+  // Positions scanned before their successors' values are read (begin_scan).
+  static constexpr std::size_t kScanBatch = 16;
 
   bool holds_level(Index begin, Index end, ValueCode win, ValueCode loss) const {
     unsigned found = 0;
@@ -265,14 +270,26 @@ class TierSolver {
     }
   };
 
+  // What examine learns of a position before reading its successors' values in the child
+  // tiers: the best value of the moves that end the game (or of having no move), the
+  // count, and where the position's successors in child tiers end in the thread's list.
+  struct Examined {
+    ValueCode best_code = kHoleCode;
+    std::size_t count = 0;
+    std::size_t outside_end = 0;
+  };
+
   // The lists of the inner loops, one set per thread: made once, since a list's
   // construction zeroes all of its capacity (several KiB for a move list).
   struct Scratch {
     MoveList<G> moves;
     SmallVector<Index, G::kMaxMoves> inside;  // ranked in-tier successors
-    // Successors in child tiers, read after all are ranked and their cells prefetched:
-    // the reads are scattered over large tiers, so they are started together.
-    SmallVector<std::pair<const Child*, Index>, G::kMaxMoves> outside;
+    // Successors in child tiers, read after all of a batch of positions are ranked and
+    // their cells prefetched: the reads are scattered over large tiers, so they are
+    // started together.
+    std::vector<std::pair<const Child*, Index>> outside;
+    // The batch of positions being scanned: index, and what examine learnt before reading.
+    std::vector<std::pair<Index, Examined>> scanned;
     SuccessorList<G> successors;  // where the game ranks them (RanksMovesLeavingTier)
     UnmoveList<G> unmoves;
     SmallVector<Index, G::kMaxUnmoves> predecessors;
@@ -296,12 +313,18 @@ class TierSolver {
   };
 
   Outside examine(const Position& pos, int thread) {
+    scratch_[static_cast<std::size_t>(thread)].outside.clear();
+    return finish_examine(begin_examine(pos, thread), 0, thread);
+  }
+
+  // Ranks pos's successors: those in child tiers are appended to the thread's list and
+  // their values prefetched, to be read by finish_examine.
+  Examined begin_examine(const Position& pos, int thread) {
     std::optional<Value> best;
     Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
     SmallVector<Index, G::kMaxMoves>& inside = scratch.inside;
     inside.clear();
     auto& outside = scratch.outside;
-    outside.clear();
     const Child* child = nullptr;  // the last child tier reached
     Tier child_tier = tier_;
     auto reached = [&](const Ranked& ranked) {
@@ -355,14 +378,27 @@ class TierSolver {
       });
       no_move = moves.empty();
     }
-    for (const auto& [reached_child, index] : outside) ended(reached_child->value(index));
     std::sort(inside.begin(), inside.end());
-    Outside result;
+    Examined result;
     result.count =
         unranked + static_cast<std::size_t>(std::unique(inside.begin(), inside.end()) - inside.begin());
+    // Without a move, no successor was reached either.
     if (no_move && unranked == 0) best = game_.no_move_value();
     if (best) result.best_code = best->code();
+    result.outside_end = outside.size();
     return result;
+  }
+
+  // Reads the values of the successors in child tiers that begin_examine listed from
+  // `outside_begin` on, and completes what it learnt.
+  Outside finish_examine(const Examined& examined, std::size_t outside_begin, int thread) const {
+    const auto& outside = scratch_[static_cast<std::size_t>(thread)].outside;
+    ValueCode best_code = examined.best_code;
+    for (std::size_t k = outside_begin; k < examined.outside_end; ++k) {
+      const Value mine = outside[k].first->value(outside[k].second).before_move();
+      if (best_code == kHoleCode || mine.better_than(Value::from_code(best_code))) best_code = mine.code();
+    }
+    return {best_code, examined.count};
   }
 
   // A child tier; fails for a tier that is not a child.
@@ -374,24 +410,41 @@ class TierSolver {
          game_.tier_name(tier));
   }
 
-  void scan(Index index, const Position& pos, int thread) {
+  // The scan runs in batches of positions: each position's successors in child tiers
+  // are ranked and prefetched (begin_scan), and read once the batch is full
+  // (finish_scan), so that the scattered reads of many positions are on their way at once.
+  void begin_scan(Index index, const Position& pos, int thread) {
     // A walk writes its cells at scattered places: the line comes in while the moves
     // are examined.
     if (walking_) __builtin_prefetch(&cells_[index], 1);
-    std::optional<Value> value = game_.terminal(pos);
-    if (!value) {
-      const Outside outside = examine(pos, thread);
+    Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
+    if (const std::optional<Value> value = game_.terminal(pos)) {
+      cells_[index] = value->code();
+      decided(index, *value, thread);
+      return;
+    }
+    scratch.scanned.push_back({index, begin_examine(pos, thread)});
+    if (scratch.scanned.size() == kScanBatch) finish_scan(thread);
+  }
+
+  void finish_scan(int thread) {
+    Scratch& scratch = scratch_[static_cast<std::size_t>(thread)];
+    std::size_t outside_begin = 0;
+    for (const auto& [index, examined] : scratch.scanned) {
+      const Outside outside = finish_examine(examined, outside_begin, thread);
+      outside_begin = examined.outside_end;
       if (outside.count > 0 && !stays_.load(std::memory_order_relaxed))
         stays_.store(true, std::memory_order_relaxed);
       const std::optional<Value> best = outside.best();
       if (!best || (!best->is_win() && outside.count > 0)) {
         cells_[index] = Summary::encode(best, outside.count);
-        return;
+        continue;
       }
-      value = best;
+      cells_[index] = best->code();
+      decided(index, *best, thread);
     }
-    cells_[index] = value->code();
-    decided(index, *value, thread);
+    scratch.scanned.clear();
+    scratch.outside.clear();
   }
 
   // Notes a win or loss set in a cell: the level of its depth must process it.

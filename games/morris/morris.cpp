@@ -380,8 +380,9 @@ void Morris::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, k
   // Each predecessor has its own set of the mover's stones, whose entry lies anywhere in
   // a class table of up to C(24, 12) entries: the entries are all prefetched first, then
   // read.
-  std::array<std::uint32_t, kMaxUnmoves> sets;
-  std::array<std::uint32_t, kMaxUnmoves> ranks;
+  // Written up to `count` before any is read; not zeroed, since this runs per propagated cell.
+  std::array<std::uint32_t, kMaxUnmoves> sets;   // NOLINT(cppcoreguidelines-pro-type-member-init)
+  std::array<std::uint32_t, kMaxUnmoves> ranks;  // NOLINT(cppcoreguidelines-pro-type-member-init)
   std::size_t count = 0;
   for_each_unmove(pos, [&](std::uint32_t before) {
     const auto rank = static_cast<std::uint32_t>(colex_rank(before));
