@@ -393,12 +393,14 @@ class TierSolver {
   // `outside_begin` on, and completes what it learnt.
   Outside finish_examine(const Examined& examined, std::size_t outside_begin, int thread) const {
     const auto& outside = scratch_[static_cast<std::size_t>(thread)].outside;
-    ValueCode best_code = examined.best_code;
+    Outside result{examined.best_code, examined.count};
+    std::optional<Value> best = result.best();
     for (std::size_t k = outside_begin; k < examined.outside_end; ++k) {
       const Value mine = outside[k].first->value(outside[k].second).before_move();
-      if (best_code == kHoleCode || mine.better_than(Value::from_code(best_code))) best_code = mine.code();
+      if (!best || mine.better_than(*best)) best = mine;
     }
-    return {best_code, examined.count};
+    if (best) result.best_code = best->code();
+    return result;
   }
 
   // A child tier; fails for a tier that is not a child.
