@@ -67,7 +67,7 @@ class GameService {
                                const std::function<void(const VerifiedTier&)>& on_tier) = 0;
   virtual db::CompressSummary compress(const CommonOptions& options, const CompressRequest& request,
                                        const db::CompressEvents& events) = 0;
-  virtual StatsSummary stats(const CommonOptions& options, const TierScope& scope) = 0;
+  virtual StatsSummary stats(const CommonOptions& options, const TierScope& scope, bool sectors) = 0;
   // The draws of the ultra databases of a heuristic by class (app/ultra.h).
   virtual UltraClasses ultra_classes(const CommonOptions& options, int pieces,
                                      const std::string& heuristic) = 0;

@@ -48,6 +48,9 @@ struct VerifyRequest : ScopedRequest {
   std::uint64_t max_errors = 20;
   // The ultra databases of this heuristic instead of the strong ones (docs/ULTRA.md).
   std::optional<std::string> ultra;
+  // Where to record the tiers found consistent, and to find those a run cut short
+  // verified (app/verify_journal.h); empty: none.
+  std::filesystem::path journal;
 };
 
 // compress: the value encoding (wdl or depth), the codec (auto, rle, zstd or none) and

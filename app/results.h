@@ -144,6 +144,7 @@ struct VerifiedTier {
   std::vector<Inconsistency> listed;  // the first of them, within VerifyRequest::max_errors
   // Not verified: the error that stopped it (its file or a child's missing or damaged).
   std::string failure;
+  bool from_journal = false;  // found consistent by an earlier run (verify --journal)
 };
 
 struct VerifySummary {
@@ -155,6 +156,7 @@ struct VerifySummary {
   int inconsistent_tiers = 0;      // tiers with at least one
   std::uint64_t listed = 0;        // inconsistent positions described (VerifiedTier::listed)
   int failed_tiers = 0;            // tiers that could not be verified
+  int journaled_tiers = 0;         // tiers an earlier run verified (verify --journal)
   std::string first_failure;       // the first of their errors
 
   [[nodiscard]] bool ok() const { return inconsistent == 0 && failed_tiers == 0; }
@@ -163,6 +165,7 @@ struct VerifySummary {
     inconsistent += tier.inconsistent;
     inconsistent_tiers += tier.inconsistent > 0 ? 1 : 0;
     listed += tier.listed.size();
+    journaled_tiers += tier.from_journal ? 1 : 0;
     if (!tier.failure.empty()) {
       if (failed_tiers == 0) first_failure = tier.failure;
       ++failed_tiers;
@@ -171,7 +174,8 @@ struct VerifySummary {
 };
 
 struct TierStats {
-  std::string tier;
+  std::string tier;     // by sector: the sector's name
+  std::string of_tier;  // by sector: the tier that holds it
   bool built = false;
   int pieces = 0;
   std::uint64_t indices = 0;
@@ -189,6 +193,9 @@ struct StatsSummary {
   // What the figures come from: each file's header (its checksum checked, and the block
   // index's) and size, without reading a block, so a damaged block goes unnoticed.
   bool headers_only = true;
+  // stats --sectors: a row per sector (a paired tier's two sectors apart), every value
+  // read; file_bytes in the total only.
+  bool by_sector = false;
 };
 
 // `probe --pdn`: a game of a PDN file ply by ply with the databases' values.

@@ -27,6 +27,7 @@
 #include "app/play.h"
 #include "app/position_report.h"
 #include "app/registry.h"
+#include "app/sector_stats.h"
 #include "app/stats.h"
 #include "app/ultra.h"
 #include "app/verify.h"
@@ -165,6 +166,8 @@ class Service final : public GameService {
   }
   VerifySummary verify(const CommonOptions& options, const VerifyRequest& request,
                        const std::function<void(const VerifiedTier&)>& on_tier) override {
+    if (!request.journal.empty() && (request.ultra || request.checksums))
+      fail("--journal is for verifying the strong databases' values: not with --ultra or --checksums");
     existing(options.data);
     if (request.ultra) return app::verify_ultra(game_, options, request, on_tier);
     return app::verify(game_, options, request, threads_of(options), on_tier);
@@ -193,8 +196,14 @@ class Service final : public GameService {
     existing(options.data);
     return app::ultra_classes(game_, options, pieces, heuristic);
   }
-  StatsSummary stats(const CommonOptions& options, const TierScope& scope) override {
-    existing(options.data);
+  StatsSummary stats(const CommonOptions& options, const TierScope& scope, bool sectors) override {
+    if constexpr (HasSectors<G> && UnranksInOrder<G>) {
+      existing(options.data);
+      if (sectors) return app::sector_stats(game_, options, scope, threads_of(options));
+    } else {
+      if (sectors) fail("{} has no sectors: stats --sectors is for the mill games", G::kName);
+      existing(options.data);
+    }
     return app::stats(game_, options, scope);
   }
   retro::CountResult count(const CommonOptions& options, const CountRequest& request) override {

@@ -3,16 +3,24 @@
 // (retro/verify.h), or every block's checksum only, tier by tier in build order. It
 // goes on to the end whatever it finds: every inconsistent position is counted (the
 // first request.max_errors described), and a tier that cannot be verified (its file or
-// a child's missing or damaged) is reported with its error and passed over.
+// a child's missing or damaged) is reported with its error and passed over. With a
+// journal (app/verify_journal.h) the tiers an earlier run found consistent, their files
+// and their children's unchanged since, are passed over too, and each tier found
+// consistent is recorded.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <map>
+#include <string>
 #include <vector>
 
 #include "app/requests.h"
 #include "app/results.h"
+#include "app/verify_journal.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "db/database.h"
@@ -20,6 +28,21 @@
 #include "retro/verify.h"
 
 namespace gs::app {
+
+// A tier's line in the verify journal: its name and the values checksum of its file and
+// its children's files. Throws where one of them is missing or damaged.
+template <Game G>
+std::string journal_line(const G& game, db::Database& database, Tier tier) {
+  std::string line = game.tier_name(tier);
+  const auto add = [&](Tier t) {
+    const db::TierReader* reader = database.find(game, t);
+    if (reader == nullptr) fail("tier {} is not built", game.tier_name(t));
+    line += fmt::format(" {}={:016x}", game.tier_name(t), reader->header().values_checksum);
+  };
+  add(tier);
+  for (const Tier child : game.children(tier)) add(child);
+  return line;
+}
 
 template <Game G>
 VerifySummary verify(const G& game, const CommonOptions& options, const VerifyRequest& request, int threads,
@@ -32,6 +55,7 @@ VerifySummary verify(const G& game, const CommonOptions& options, const VerifyRe
   // every block decompresses to the values' checksum; no block is read twice.
   db::Database database(db::Location::of(game, options.data), !request.checksums);
   std::map<Tier, std::vector<Tier>> released = retro::released_after(game, order);
+  VerifyJournal journal(request.checksums ? std::filesystem::path() : request.journal);
   for (const Tier tier : order) {
     VerifiedTier row;
     row.name = game.tier_name(tier);
@@ -42,6 +66,10 @@ VerifySummary verify(const G& game, const CommonOptions& options, const VerifyRe
         if (reader == nullptr) fail("tier {} is not built", row.name);
         reader->check(true);
         summary.bytes += reader->file_bytes();
+      } else if (const std::string line = journal.active() ? journal_line(game, database, tier) : "";
+                 journal.has(line)) {
+        row.from_journal = true;
+        summary.positions += game.size(tier);
       } else {
         const std::uint64_t room = request.max_errors - std::min(summary.listed, request.max_errors);
         const retro::TierVerification found =
@@ -50,6 +78,7 @@ VerifySummary verify(const G& game, const CommonOptions& options, const VerifyRe
         for (const retro::Inconsistency& bad : found.first)
           row.listed.push_back({row.name, bad.index, bad.position, bad.stored, bad.expected});
         summary.positions += game.size(tier);
+        if (found.consistent()) journal.add(line);
       }
     } catch (const Error& error) {
       row.failure = error.what();

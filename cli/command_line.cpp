@@ -168,6 +168,10 @@ CommandLine::CommandLine(CLI::App& app) {
       ->add_option("--ultra", command_.verify.ultra,
                    "verify the ultra databases of this heuristic (ratio or stones)")
       ->check(CLI::IsMember({"ratio", "stones"}));
+  verify->add_option("--journal", command_.verify.journal,
+                     "record each tier found consistent in this file, and pass over the tiers it records "
+                     "(their files and their children's unchanged): a long verify cut short goes on where it "
+                     "stopped when run again");
   add_start_flag(verify, command_);
   select(verify);
 
@@ -206,6 +210,13 @@ CommandLine::CommandLine(CLI::App& app) {
           "instead: the draws of the ultra databases of this heuristic (ratio or stones) by class, the rank "
           "of the sector perfect play finally stays in")
       ->check(CLI::IsMember({"ratio", "stones"}));
+  stats
+      ->add_flag("--sectors", command_.stats_sectors,
+                 "mill games: a row per sector (a paired tier's two sectors apart) with its outcomes in "
+                 "percent, every value read (blocks decompressed, their checksums checked)")
+      ->excludes("--ultra");
+  stats->add_option("--threads", command_.common.threads, "threads for --sectors (default: every core)")
+      ->check(CLI::Range(1, 1024));
   add_start_flag(stats, command_);
   select(stats);
 

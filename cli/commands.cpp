@@ -128,8 +128,8 @@ int run(const Invocation& invocation, app::GameService& service, const Streams& 
     return 0;
   }
   if (command == "stats") {
-    const app::StatsSummary stats =
-        service.stats(common, TierScope::of(pieces, invocation.start, invocation.tiers));
+    const app::StatsSummary stats = service.stats(
+        common, TierScope::of(pieces, invocation.start, invocation.tiers), invocation.stats_sectors);
     print_stats(out, stats, invocation.json);
     if (stats.missing > 0) {
       error_line(streams) << fmt::format("{} tiers are not built: run gamesolver build {} {}\n",

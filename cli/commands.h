@@ -46,6 +46,7 @@ struct Invocation {
   app::PerftRequest perft;
   app::MatchRequest match;
   std::optional<std::string> stats_ultra;  // stats --ultra HEURISTIC
+  bool stats_sectors = false;              // stats --sectors
 };
 
 // A command line that parses but asks the game for what it has not (--pieces over the

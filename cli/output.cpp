@@ -188,7 +188,9 @@ void print_verified_tier(std::ostream& out, const app::VerifiedTier& tier, bool 
           bad.index, bad.position, bad.stored, bad.expected);
     }
   } else if (!quiet) {
-    out << fmt::format("{:<12} {}\n", tier.name, tier.checksums_only ? "checksums ok" : "ok");
+    out << fmt::format(
+        "{:<12} {}\n", tier.name,
+        tier.checksums_only ? "checksums ok" : (tier.from_journal ? "ok (the journal)" : "ok"));
   }
   out.flush();
 }
@@ -206,8 +208,12 @@ void print_verify_summary(std::ostream& out, const app::VerifySummary& summary, 
     out << fmt::format("verified the checksums of {} bytes of {} databases {} in {:.2f}s\n", summary.bytes,
                        game, scope_text(request.scope()), summary.seconds);
   } else {
-    out << fmt::format("verified {} indices of {} {} in {:.2f}s: every value agrees with its successors\n",
-                       summary.positions, game, scope_text(request.scope()), summary.seconds);
+    out << fmt::format("verified {} indices of {} {} in {:.2f}s: every value agrees with its successors{}\n",
+                       summary.positions, game, scope_text(request.scope()), summary.seconds,
+                       summary.journaled_tiers == 0
+                           ? ""
+                           : fmt::format(" ({} tiers found consistent by an earlier run, --journal)",
+                                         summary.journaled_tiers));
   }
 }
 
@@ -274,7 +280,78 @@ void print_compress_summary(std::ostream& out, const db::CompressSummary& summar
       summary.seconds, summary.missing);
 }
 
+namespace {
+
+// stats --sectors: a row per sector, its outcomes in percent of its positions too.
+void print_sector_stats(std::ostream& out, const app::StatsSummary& stats, bool json) {
+  const app::TierStats& total = stats.total;
+  if (json) {
+    nlohmann::json sectors = nlohmann::json::array();
+    for (const app::TierStats& t : stats.tiers) {
+      if (!t.built) {
+        sectors.push_back({{"tier", t.of_tier}, {"built", false}});
+        continue;
+      }
+      sectors.push_back({{"sector", t.tier},
+                         {"tier", t.of_tier},
+                         {"built", true},
+                         {"indices", t.indices},
+                         {"positions", t.positions},
+                         {"wins", t.wins},
+                         {"draws", t.draws},
+                         {"losses", t.losses},
+                         {"longest_win", t.longest_win},
+                         {"longest_loss", t.longest_loss}});
+    }
+    const nlohmann::json body = {{"game", stats.label.game},
+                                 {"variant", stats.label.variant},
+                                 {"rules", stats.label.rules},
+                                 {"headers_only", false},
+                                 {"sectors", sectors},
+                                 {"total",
+                                  {{"positions", total.positions},
+                                   {"wins", total.wins},
+                                   {"draws", total.draws},
+                                   {"losses", total.losses},
+                                   {"longest_win", total.longest_win},
+                                   {"longest_loss", total.longest_loss},
+                                   {"file_bytes", total.file_bytes}}}};
+    out << body.dump(2) << "\n";
+    return;
+  }
+  const auto percent = [](std::uint64_t part, std::uint64_t whole) {
+    return fmt::format(
+        "{:.2f}", 100.0 * static_cast<double>(part) / static_cast<double>(std::max<std::uint64_t>(whole, 1)));
+  };
+  const auto row = [&out](const std::string& sector, const std::string& tier, auto positions, auto wins,
+                          auto draws, auto losses, auto max_win, auto max_loss) {
+    out << fmt::format("{:<10} {:<10} {:>12} {:>7} {:>7} {:>7} {:>8} {:>8}\n", sector, tier, positions, wins,
+                       draws, losses, max_win, max_loss);
+  };
+  row("sector", "tier", "positions", "win %", "draw %", "loss %", "max win", "max loss");
+  for (const app::TierStats& t : stats.tiers) {
+    if (!t.built) {
+      out << fmt::format("{:<10} {:<10} not built\n", "", t.of_tier);
+      continue;
+    }
+    row(t.tier, t.of_tier, t.positions, percent(t.wins, t.positions), percent(t.draws, t.positions),
+        percent(t.losses, t.positions), t.longest_win, t.longest_loss);
+  }
+  row("total", "", total.positions, percent(total.wins, total.positions),
+      percent(total.draws, total.positions), percent(total.losses, total.positions), total.longest_win,
+      total.longest_loss);
+  out << fmt::format(
+      "{} wins, {} draws, {} losses; every value read, each tier's sectors checked against its header\n",
+      total.wins, total.draws, total.losses);
+}
+
+}  // namespace
+
 void print_stats(std::ostream& out, const app::StatsSummary& stats, bool json) {
+  if (stats.by_sector) {
+    print_sector_stats(out, stats, json);
+    return;
+  }
   if (json) {
     nlohmann::json tiers = nlohmann::json::array();
     for (const app::TierStats& t : stats.tiers) {

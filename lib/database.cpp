@@ -117,7 +117,7 @@ PositionValue Database::value(const std::string& position) const {
 Stats Database::stats(int pieces) const {
   state_->check_pieces(pieces);
   return translated(ErrorKind::kDatabase, [&] {
-    const gs::app::StatsSummary summary = state_->service->stats(state_->common(), pieces);
+    const gs::app::StatsSummary summary = state_->service->stats(state_->common(), pieces, false);
     auto convert = [](const gs::app::TierStats& row) {
       return TierStats{row.tier,  row.built,  row.pieces,      row.indices,      row.positions, row.wins,
                        row.draws, row.losses, row.longest_win, row.longest_loss, row.file_bytes};

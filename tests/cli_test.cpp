@@ -29,6 +29,7 @@
 #include "db/directory_lock.h"
 #include "db/tier_file.h"
 #include "games/jungle/jungle.h"
+#include "games/morris/morris.h"
 #include "tests/game_battery.h"
 #include "tests/test_util.h"
 
@@ -455,6 +456,148 @@ TEST(Cli, TierScopeIsTheNamedTiersClosure) {
                "excludes");
   expect_error(gamesolver(dir, {"build", "morris", "--tier", "4-4-0-0", "--ultra", "ratio", "--data", data}),
                "--tier is for the strong databases");
+}
+
+// stats --sectors: a paired tier's two sectors apart, against the figures Gévay and
+// Danner publish for these sectors of Nine Men's Morris (Table V, win/draw/loss percent
+// rounded, "0+" above 0; and the longest win or loss in plies), and against the
+// headers: a file whose values do not add up to its header's counts is reported.
+TEST(Cli, SectorStatsSplitPairedTiers) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  EXPECT_SUCCESS(gamesolver(dir, {"build", "morris", "--tier", "4-3-0-0", "--data", data, "--quiet"}));
+  RunResult r = gamesolver(
+      dir, {"stats", "morris", "--tier", "4-3-0-0", "--sectors", "--json", "--data", data, "--threads", "2"});
+  EXPECT_SUCCESS(r);
+  const json body = json::parse(r.out);
+  std::map<std::string, json> sectors;
+  for (const json& row : body.at("sectors")) sectors[row.at("sector").get<std::string>()] = row;
+  ASSERT_EQ(sectors.size(), 3U) << describe(r);
+  // Published: sector, win %, draw %, loss % (-1: "0+"), the longest result.
+  struct Published {
+    std::string sector, tier;
+    int win, draw, loss, longest;
+  };
+  const std::vector<Published> published = {{"3-3-0-0", "3-3-0-0", 83, -1, 17, 26},
+                                            {"4-3-0-0", "4-3-0-0", 10, 90, -1, 32},
+                                            {"3-4-0-0", "4-3-0-0", 13, 87, 0, 33}};
+  for (const Published& p : published) {
+    SCOPED_TRACE(p.sector);
+    const json& row = sectors.at(p.sector);
+    EXPECT_EQ(row.at("tier"), p.tier);
+    const auto positions = row.at("positions").get<double>();
+    const auto expect_percent = [&](const char* key, int percent) {
+      const double ours = 100 * row.at(key).get<double>() / positions;
+      if (percent < 0) {
+        EXPECT_GT(ours, 0) << key;
+        EXPECT_LT(ours, 0.5) << key;
+      } else if (percent == 0) {
+        EXPECT_EQ(row.at(key).get<std::uint64_t>(), 0U) << key;
+      } else {
+        EXPECT_NEAR(ours, percent, 0.5) << key;
+      }
+    };
+    expect_percent("wins", p.win);
+    expect_percent("draws", p.draw);
+    expect_percent("losses", p.loss);
+    EXPECT_EQ(std::max(row.at("longest_win").get<int>(), row.at("longest_loss").get<int>()), p.longest);
+  }
+  // Ours, exactly: the twins' positions are as many, and 3-3-0-0 is the header's row.
+  EXPECT_EQ(sectors.at("3-3-0-0").at("positions"), 169626);
+  EXPECT_EQ(sectors.at("3-3-0-0").at("wins"), 140621);
+  EXPECT_EQ(sectors.at("3-3-0-0").at("draws"), 269);
+  EXPECT_EQ(sectors.at("4-3-0-0").at("positions"), 760398);
+  EXPECT_EQ(sectors.at("3-4-0-0").at("positions"), 760398);
+  EXPECT_EQ(sectors.at("4-3-0-0").at("longest_win"), 1);
+  EXPECT_EQ(body.at("total").at("positions"), 1690422);
+  r = gamesolver(dir, {"stats", "morris", "--tier", "4-3-0-0", "--sectors", "--data", data});
+  EXPECT_SUCCESS(r);
+  EXPECT_TRUE(has_line(r.out, "3-4-0-0    4-3-0-0          760398   13.45   86.55    0.00       33        0"))
+      << describe(r);
+
+  // A hole given a value in a file that keeps its holes: the header counts it as a
+  // position, the sectors do not.
+  const morris::Morris game;
+  const db::Location location = db::Location::of(game, data);
+  const Tier tier = game.parse_tier("3-3-0-0");
+  const fs::path path = location.file("3-3-0-0");
+  std::vector<ValueCode> codes;
+  db::TierHeader header;
+  {
+    const auto reader = db::open_tier(path, location.expected(tier, game.size(tier)), true);
+    header = reader->header();
+    for (Index i = 0; i < header.positions; ++i)
+      codes.push_back(game.unrank(tier, i) ? reader->code(i) : kHoleCode);
+  }
+  Index hole = 0;
+  while (game.unrank(tier, hole)) ++hole;
+  codes.at(hole) = Value::draw().code();
+  db::WriteOptions keep_holes;
+  keep_holes.fill_holes = false;
+  db::write_tier(path, header, codes, keep_holes);
+  expect_error(gamesolver(dir, {"stats", "morris", "--tier", "3-3-0-0", "--sectors", "--data", data}),
+               "do not add up to the counts of its header");
+  // A position without a value.
+  codes.at(hole) = kHoleCode;
+  Index position = 0;
+  while (!game.unrank(tier, position)) ++position;
+  codes.at(position) = kHoleCode;
+  db::write_tier(path, header, codes, keep_holes);
+  expect_error(gamesolver(dir, {"stats", "morris", "--tier", "3-3-0-0", "--sectors", "--data", data}),
+               "is a position but holds no value");
+  expect_error(gamesolver(dir, {"stats", "jungle", "--sectors", "--data", data}), "has no sectors");
+  expect_error(gamesolver(dir, {"stats", "morris", "--sectors", "--ultra", "ratio", "--data", data}),
+               "excludes");
+}
+
+// verify --journal: a second run passes over the tiers the first found consistent, and
+// verifies again a tier whose file, or a child's, changed since.
+TEST(Cli, VerifyJournalGoesOnWhereItStopped) {
+  const Jungle game;
+  TempDir dir;
+  const fs::path data = dir / "data";
+  const std::string journal = (dir / "verified.txt").string();
+  EXPECT_SUCCESS(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}));
+  const std::vector<std::string> verify = {"verify", "jungle", "--pieces", "2", "--data", data.string(),
+                                           "--journal", journal};
+  RunResult r = gamesolver(dir, verify);
+  EXPECT_SUCCESS(r);
+  const std::size_t tiers = lines_of(test::read_file(journal)).size();
+  EXPECT_GT(tiers, 3U);
+  EXPECT_EQ(r.out.find("earlier run"), std::string::npos) << describe(r);
+  EXPECT_TRUE(has_line(r.out, "E-r          ok")) << describe(r);
+
+  r = gamesolver(dir, verify);
+  EXPECT_SUCCESS(r);
+  EXPECT_TRUE(has_line(r.out, "E-r          ok (the journal)")) << describe(r);
+  EXPECT_NE(r.out.find(fmt::format("({} tiers found consistent by an earlier run, --journal)", tiers)),
+            std::string::npos)
+      << describe(r);
+  EXPECT_EQ(lines_of(test::read_file(journal)).size(), tiers);
+
+  // A changed value: its tier is verified again and found out, and is not recorded.
+  const fs::path er = db::Location::of(game, data).file("E-r");
+  const std::string good = test::read_file(er);
+  change_one_value(game, data, "E-r");
+  r = gamesolver(dir, verify);
+  EXPECT_NE(r.exit_code, 0) << describe(r);
+  EXPECT_NE(r.out.find("E-r          1 inconsistent position"), std::string::npos) << describe(r);
+  EXPECT_EQ(lines_of(test::read_file(journal)).size(), tiers);
+
+  // A line cut short by a killed run matches nothing; the next starts a line of its own.
+  test::write_file(er, good);
+  test::write_file(journal, "E-r E-r=0123");
+  r = gamesolver(dir, verify);
+  EXPECT_SUCCESS(r);
+  EXPECT_TRUE(has_line(r.out, "E-r          ok")) << describe(r);
+  const std::vector<std::string> lines = lines_of(test::read_file(journal));
+  EXPECT_EQ(lines.size(), tiers + 1);
+  EXPECT_EQ(lines.front(), "E-r E-r=0123");
+  EXPECT_TRUE(has_line(gamesolver(dir, verify).out, "E-r          ok (the journal)"));
+
+  std::vector<std::string> checksums = verify;
+  checksums.emplace_back("--checksums");
+  expect_error(gamesolver(dir, checksums), "--journal is for verifying the strong databases");
 }
 
 TEST(Cli, DamagedDatabases) {
