@@ -14,6 +14,7 @@
 // Every index is checked: the inconsistent ones are all counted, and the first few (by
 // index) described.
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -25,9 +26,13 @@
 #include "core/game.h"
 #include "core/parallel.h"
 #include "core/progress.h"
+#include "db/block_codec.h"
 #include "db/database.h"
 
 namespace gs::retro {
+
+// Positions verified together: their successors' values are prefetched before any is read.
+inline constexpr Index kVerifyBatch = 16;
 
 struct Inconsistency {
   Index index = 0;
@@ -71,12 +76,34 @@ TierVerification verify_tier(const G& game, db::Database& database, Tier tier, i
     if (depths) return value.to_string();
     return std::string(outcome_name(value.outcome()));
   };
-  auto stored_value = [&](const Ranked& ranked) -> ValueCode {
-    for (const auto& [t, reader] : readers) {
-      if (t == ranked.tier) return reader->code(ranked.index);
+  // Every block of the tier and its children decompressed first, on every thread: the
+  // successors' values are then read from the tiers' images (or through code() where a
+  // reader keeps none), at random, each prefetched a batch ahead.
+  struct Source {
+    Tier tier = 0;
+    const db::TierReader* reader = nullptr;
+    const std::uint8_t* image = nullptr;
+    unsigned bits = 0;
+    [[nodiscard]] ValueCode code(Index index) const {
+      return image != nullptr ? db::image_symbol(image, bits, index) : reader->code(index);
+    }
+    void prefetch(Index index) const {
+      if (image == nullptr) {
+        reader->prefetch(index);
+      } else {
+        __builtin_prefetch(image + (index * bits >> 3));
+      }
+    }
+  };
+  std::vector<Source> sources;
+  for (const auto& [t, reader] : readers)
+    sources.push_back({t, reader, reader->load_image(std::max(threads, 1)), reader->header().image_bits});
+  auto source_of = [&](Tier child) -> const Source& {
+    for (const Source& source : sources) {
+      if (source.tier == child) return source;
     }
     fail("a move from tier {} leads to tier {}, which is not among its children", game.tier_name(tier),
-         game.tier_name(ranked.tier));
+         game.tier_name(child));
   };
 
   const Index size = game.size(tier);
@@ -90,46 +117,71 @@ TierVerification verify_tier(const G& game, db::Database& database, Tier tier, i
   Progress progress("verify " + game.tier_name(tier), size, quiet);
   parallel_for(0, size, threads, 1 << 14, [&](Index begin, Index end, int thread) {
     Found& here = found[static_cast<std::size_t>(thread)];
-    for (Index i = begin; i < end; ++i) {
-      const ValueCode stored = self->code(i);
-      const auto pos = game.unrank(tier, i);
-      std::optional<Value> expected;
-      if (pos) {
-        expected = game.terminal(*pos);
-        if (!expected) {
-          MoveList<G> moves;
-          game.moves(*pos, moves);
-          if (moves.empty()) expected = game.no_move_value();
-          for (const auto& move : moves) {
-            const auto next = game.play(*pos, move);
-            std::optional<Value> value = game.terminal(next);
-            if (!value) {
-              const ValueCode code = stored_value(game.rank(next));
-              if (code == kHoleCode || code >= kCodeLimit) {
-                value.reset();
-              } else {
-                value = Value::from_code(code);
-              }
-            }
-            if (!value) {
-              expected.reset();  // a successor holds no value: reported below
-              break;
-            }
-            const Value mine = value->before_move();
-            if (!expected || mine.better_than(*expected)) expected = mine;
+    // Positions in batches: every successor of a batch is ranked and its value
+    // prefetched before any is read.
+    struct Pending {
+      std::optional<typename G::Position> pos;
+      std::optional<Value> expected;    // the best so far (the rules' value, or from successors)
+      bool missing = false;             // a successor holds no value
+      std::size_t first = 0, last = 0;  // its successors' reads
+    };
+    std::array<Pending, kVerifyBatch> batch;
+    std::vector<std::pair<const Source*, Index>> reads;
+    MoveList<G> moves;
+    auto fold = [](Pending& p, const Value& value) {
+      const Value mine = value.before_move();
+      if (!p.expected || mine.better_than(*p.expected)) p.expected = mine;
+    };
+    for (Index batch_begin = begin; batch_begin < end; batch_begin += kVerifyBatch) {
+      const Index batch_end = std::min<Index>(end, batch_begin + kVerifyBatch);
+      reads.clear();
+      for (Index i = batch_begin; i < batch_end; ++i) {
+        Pending& p = batch[i - batch_begin];
+        p = Pending{};
+        p.pos = game.unrank(tier, i);
+        p.first = p.last = reads.size();
+        if (!p.pos) continue;
+        p.expected = game.terminal(*p.pos);
+        if (p.expected) continue;
+        moves.clear();
+        game.moves(*p.pos, moves);
+        if (moves.empty()) p.expected = game.no_move_value();
+        for (const auto& move : moves) {
+          const auto next = game.play(*p.pos, move);
+          if (const std::optional<Value> value = game.terminal(next)) {
+            fold(p, *value);
+            continue;
+          }
+          const Ranked ranked = game.rank(next);
+          const Source& source = source_of(ranked.tier);
+          source.prefetch(ranked.index);
+          reads.emplace_back(&source, ranked.index);
+        }
+        p.last = reads.size();
+      }
+      for (Index i = batch_begin; i < batch_end; ++i) {
+        Pending& p = batch[i - batch_begin];
+        for (std::size_t r = p.first; r < p.last && !p.missing; ++r) {
+          const ValueCode code = reads[r].first->code(reads[r].second);
+          if (code == kHoleCode || code >= kCodeLimit) {
+            p.missing = true;  // reported below
+          } else {
+            fold(p, Value::from_code(code));
           }
         }
+        if (p.missing) p.expected.reset();
+        const ValueCode stored = self->code(i);
+        const bool good =
+            p.pos ? (p.expected && matches(stored, *p.expected)) : (!exact_holes || stored == kHoleCode);
+        if (good) continue;
+        ++here.count;
+        if (here.first.size() >= keep) continue;
+        here.first.push_back(Inconsistency{
+            i, p.pos ? game.position_text(*p.pos) : "(no position: a hole)",
+            stored == kHoleCode ? "no value"
+                                : (stored >= kCodeLimit ? "invalid code" : text(Value::from_code(stored))),
+            !p.pos ? "no value" : (p.expected ? text(*p.expected) : "(a successor holds no value)")});
       }
-      const bool good =
-          pos ? (expected && matches(stored, *expected)) : (!exact_holes || stored == kHoleCode);
-      if (good) continue;
-      ++here.count;
-      if (here.first.size() >= keep) continue;
-      here.first.push_back(Inconsistency{
-          i, pos ? game.position_text(*pos) : "(no position: a hole)",
-          stored == kHoleCode ? "no value"
-                              : (stored >= kCodeLimit ? "invalid code" : text(Value::from_code(stored))),
-          !pos ? "no value" : (expected ? text(*expected) : "(a successor holds no value)")});
     }
     progress.add(end - begin);
   });

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The verify of a long build (bench/full_build.sh) in the background of a session: every
+# tier GAME's start position needs, each value re-derived from its successors, at the
+# lowest priority, its log appended to DATA/GAME-verify.log. The tiers found consistent
+# are recorded in DATA/GAME-verify.journal (verify --journal): rerun it to go on where
+# it stopped.
+#
+#   bench/full_verify.sh BINARY DATA GAME [THREADS] [VERIFY OPTION...]
+#
+# Example, the complete standard Nine Men's Morris on 2 threads, started so that it
+# outlives the shell:
+#   (setsid nohup bench/full_verify.sh build-native/gamesolver data morris 2 > /dev/null 2>&1 &)
+set -euo pipefail
+[[ $# -ge 3 ]] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+binary=$(realpath "$1") data=$2 game=$3 threads=${4:-2}
+shift $(($# < 4 ? $# : 4))
+log="$data/$game-verify.log"
+echo "=== $(date -u) $binary verify $game --start --threads $threads $*" >> "$log"
+exec nice -n 19 /usr/bin/time -v "$binary" verify "$game" --start --threads "$threads" --data "$data" \
+  --journal "$data/$game-verify.journal" "$@" >> "$log" 2>&1
