@@ -5,7 +5,7 @@ and prints the per-sector table for docs/MORRIS.md.
     gamesolver stats morris --start --sectors --json --data DATA | bench/morris_sectors.py
 
 The figures are Gévay & Danner's ("Calculating Ultra-Strong and Extended Solutions for
-Nine Men's Morris, Morabaraba, and Lasker Morris", IEEE TCIAIG 8(3), 2016), Table V (win,
+Nine Men's Morris, Morabaraba, and Lasker Morris"), Table V (win,
 draw and loss percentages, rounded; "0+" is above 0 and below 0.5) and the table of the
 longest result (win or loss, in plies) of every sector where all stones are placed,
 White (to move) with R stones, Black with C, for R and C from 3 to 9. A sector agrees when
@@ -76,6 +76,31 @@ def main():
             bad += 1
     print(f"{49 - bad} of 49 sectors agree with Gévay & Danner's Table V and longest results", file=sys.stderr)
 
+    # The paper's layout: the side to move's stones down, the other's across.
+    print("Sectors with every stone placed: win / draw / loss % for the side to move (R stones, down)")
+    print("against C stones (across), and below it the longest win or loss in plies.\n")
+    print("| R \\ C | " + " | ".join(str(c) for c in range(3, 10)) + " |")
+    print("|---:|" + "---:|" * 7)
+    for r in range(3, 10):
+        cells = []
+        for c in range(3, 10):
+            row = sectors.get(f"{r}-{c}-0-0")
+            if row is None:
+                cells.append("")
+                continue
+            n = row["positions"]
+            cells.append(" / ".join(f"{100.0 * row[k] / n:.1f}" for k in ("wins", "draws", "losses")))
+        print(f"| {r} | " + " | ".join(cells) + " |")
+    print()
+    print("| R \\ C | " + " | ".join(str(c) for c in range(3, 10)) + " |")
+    print("|---:|" + "---:|" * 7)
+    for r in range(3, 10):
+        cells = []
+        for c in range(3, 10):
+            row = sectors.get(f"{r}-{c}-0-0")
+            cells.append("" if row is None else str(max(row["longest_win"], row["longest_loss"])))
+        print(f"| {r} | " + " | ".join(cells) + " |")
+    print("\nEvery sector:\n")
     print("| sector | tier | positions | win % | draw % | loss % | longest win | longest loss |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")
     for row in body["sectors"]:
