@@ -124,6 +124,20 @@ inline std::uint32_t extract(std::uint32_t set, std::uint32_t within) {
 #endif
 }
 
+// The inverse of extract: bit i of `packed` placed on the i-th point of `within`, as
+// BMI2's pdep does (a loop over the packed bits where the build has no BMI2).
+inline std::uint32_t deposit(std::uint32_t packed, std::uint32_t within) {
+#ifdef __BMI2__
+  return _pdep_u32(packed, within);
+#else
+  std::uint32_t out = 0;
+  for (; packed != 0 && within != 0; packed >>= 1, within &= within - 1) {
+    if ((packed & 1U) != 0) out |= within & (~within + 1);
+  }
+  return out;
+#endif
+}
+
 // The set of |set| points of `within` that follows `set` (a subset of `within`) in colex
 // order, or 0 after the last one.
 inline std::uint32_t next_subset(std::uint32_t set, std::uint32_t within) {

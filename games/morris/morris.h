@@ -366,24 +366,34 @@ inline std::optional<Position> Morris::sector_position(const Sector& s, Index in
   const Index per_class = binomial(free_points, s.b);
   const auto id = static_cast<std::size_t>(index / per_class);
   Index rest = index % per_class;
-  const std::uint32_t rep = classes.representative[id];
-  std::array<int, kMaxPoints> free{};
-  int count = 0;
-  for (std::uint32_t f = geometry_.full() & ~rep; f != 0; f &= f - 1) free[count++] = std::countr_zero(f);
-  std::uint32_t black = 0;
+  // The indices of a level come sorted, so that runs of them share White's class: the
+  // last class looked up is kept per thread (its representative is a scattered load from
+  // a table of up to 5 MB).
+  struct Last {
+    const Geometry::Classes* classes = nullptr;
+    std::size_t id = 0;
+    std::uint32_t free = 0;  // the points the representative leaves free
+    std::uint32_t stabilizer = 0;
+  };
+  thread_local Last last;
+  if (last.classes != &classes || last.id != id)
+    last = {&classes, id, geometry_.full() & ~classes.representative[id], classes.stabilizer[id]};
+  // Black's set: the colex unrank of `rest` among the free points, packed, then placed.
+  std::uint32_t packed = 0;
   int x = free_points - 1;
   for (int k = s.b; k >= 1; --k, --x) {
     // x stays at or above k - 1, where C(x, k) = 0 <= rest.
     const auto& column = kBinomials.c;
     while (column[static_cast<std::size_t>(x)][static_cast<std::size_t>(k)] > rest) --x;
     rest -= column[static_cast<std::size_t>(x)][static_cast<std::size_t>(k)];
-    black |= 1U << free[x];
+    packed |= 1U << x;
   }
-  for (std::uint32_t h = classes.stabilizer[id]; h != 0; h &= h - 1) {
+  const std::uint32_t black = deposit(packed, last.free);
+  for (std::uint32_t h = last.stabilizer; h != 0; h &= h - 1) {
     if (geometry_.apply(std::countr_zero(h), black) < black) return std::nullopt;
   }
   Position pos;
-  pos.stones = {rep, black};
+  pos.stones = {geometry_.full() & ~last.free, black};
   pos.hand = {static_cast<std::uint8_t>(s.wf), static_cast<std::uint8_t>(s.bf)};
   return pos;
 }
