@@ -558,8 +558,8 @@ TEST(Cli, VerifyJournalGoesOnWhereItStopped) {
   const fs::path data = dir / "data";
   const std::string journal = (dir / "verified.txt").string();
   EXPECT_SUCCESS(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data.string(), "--quiet"}));
-  const std::vector<std::string> verify = {"verify", "jungle", "--pieces", "2", "--data", data.string(),
-                                           "--journal", journal};
+  const std::vector<std::string> verify = {"verify", "jungle",      "--pieces",  "2",
+                                           "--data", data.string(), "--journal", journal};
   RunResult r = gamesolver(dir, verify);
   EXPECT_SUCCESS(r);
   const std::size_t tiers = lines_of(test::read_file(journal)).size();
