@@ -2,6 +2,7 @@
 // What the commands of a game service (app/game_service.h) return: plain values that
 // cli/ prints as text or JSON and tests read directly. Progress as the work goes (a tier
 // built, a tier verified) comes through the events beside each command instead.
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -183,6 +184,17 @@ struct TierStats {
   std::uint64_t wins = 0, draws = 0, losses = 0;
   std::uint64_t longest_win = 0, longest_loss = 0;
   std::uint64_t file_bytes = 0;
+
+  // Adds another row's counts (and takes the longer longest results); not its file bytes.
+  void add(const TierStats& part) {
+    indices += part.indices;
+    positions += part.positions;
+    wins += part.wins;
+    draws += part.draws;
+    losses += part.losses;
+    longest_win = std::max(longest_win, part.longest_win);
+    longest_loss = std::max(longest_loss, part.longest_loss);
+  }
 };
 
 struct StatsSummary {

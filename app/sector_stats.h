@@ -58,16 +58,6 @@ void count_sector_part(const G& game, const db::TierReader& reader, Tier tier, I
   }
 }
 
-inline void add_counts(TierStats& total, const TierStats& part) {
-  total.indices += part.indices;
-  total.positions += part.positions;
-  total.wins += part.wins;
-  total.draws += part.draws;
-  total.losses += part.losses;
-  total.longest_win = std::max(total.longest_win, part.longest_win);
-  total.longest_loss = std::max(total.longest_loss, part.longest_loss);
-}
-
 }  // namespace detail
 
 template <Game G>
@@ -107,9 +97,9 @@ requires HasSectors<G> && UnranksInOrder<G> StatsSummary sector_stats(const G& g
         detail::count_sector_part(game, *reader, tier, begin, end, parts[static_cast<std::size_t>(thread)]);
         progress.add(end - begin);
       });
-      for (const TierStats& part : parts) detail::add_counts(row, part);
+      for (const TierStats& part : parts) row.add(part);
       if (!header.depths()) row.longest_win = row.longest_loss = 0;  // outcomes only
-      detail::add_counts(whole, row);
+      whole.add(row);
       summary.tiers.push_back(row);
     }
     if (whole.indices != header.positions || whole.positions != header.positions - header.holes ||
@@ -118,7 +108,7 @@ requires HasSectors<G> && UnranksInOrder<G> StatsSummary sector_stats(const G& g
       fail("{}: its values do not add up to the counts of its header (corrupt file?)", reader->path());
     whole.file_bytes = reader->file_bytes();
     summary.total.file_bytes += whole.file_bytes;
-    detail::add_counts(summary.total, whole);
+    summary.total.add(whole);
     database.forget(tier);  // its decompressed blocks
   }
   return summary;

@@ -44,15 +44,8 @@ StatsSummary stats(const G& game, const CommonOptions& options, const TierScope&
     row.longest_win = h.longest_win;
     row.longest_loss = h.longest_loss;
     row.file_bytes = reader->file_bytes();
-    TierStats& total = summary.total;
-    total.indices += row.indices;
-    total.positions += row.positions;
-    total.wins += row.wins;
-    total.draws += row.draws;
-    total.losses += row.losses;
-    total.longest_win = std::max(total.longest_win, row.longest_win);
-    total.longest_loss = std::max(total.longest_loss, row.longest_loss);
-    total.file_bytes += row.file_bytes;
+    summary.total.add(row);
+    summary.total.file_bytes += row.file_bytes;
     summary.tiers.push_back(row);
   }
   return summary;

@@ -55,6 +55,15 @@ def agrees(count, positions, figure):
     return abs(share - int(figure)) <= 0.5
 
 
+def grid(sectors, cell):
+    """A table in the paper's layout, R (the side to move's stones) down, C across."""
+    print("| R \\ C | " + " | ".join(str(c) for c in range(3, 10)) + " |")
+    print("|---:|" + "---:|" * 7)
+    for r in range(3, 10):
+        rows = [sectors.get(f"{r}-{c}-0-0") for c in range(3, 10)]
+        print(f"| {r} | " + " | ".join("" if row is None else cell(row) for row in rows) + " |")
+
+
 def main():
     body = json.load(sys.stdin)
     sectors = {row["sector"]: row for row in body["sectors"] if row.get("built")}
@@ -79,27 +88,10 @@ def main():
     # The paper's layout: the side to move's stones down, the other's across.
     print("Sectors with every stone placed: win / draw / loss % for the side to move (R stones, down)")
     print("against C stones (across), and below it the longest win or loss in plies.\n")
-    print("| R \\ C | " + " | ".join(str(c) for c in range(3, 10)) + " |")
-    print("|---:|" + "---:|" * 7)
-    for r in range(3, 10):
-        cells = []
-        for c in range(3, 10):
-            row = sectors.get(f"{r}-{c}-0-0")
-            if row is None:
-                cells.append("")
-                continue
-            n = row["positions"]
-            cells.append(" / ".join(f"{100.0 * row[k] / n:.1f}" for k in ("wins", "draws", "losses")))
-        print(f"| {r} | " + " | ".join(cells) + " |")
+    grid(sectors, lambda row: " / ".join(f"{100.0 * row[k] / row['positions']:.1f}"
+                                         for k in ("wins", "draws", "losses")))
     print()
-    print("| R \\ C | " + " | ".join(str(c) for c in range(3, 10)) + " |")
-    print("|---:|" + "---:|" * 7)
-    for r in range(3, 10):
-        cells = []
-        for c in range(3, 10):
-            row = sectors.get(f"{r}-{c}-0-0")
-            cells.append("" if row is None else str(max(row["longest_win"], row["longest_loss"])))
-        print(f"| {r} | " + " | ".join(cells) + " |")
+    grid(sectors, lambda row: str(max(row["longest_win"], row["longest_loss"])))
     print("\nEvery sector:\n")
     print("| sector | tier | positions | win % | draw % | loss % | longest win | longest loss |")
     print("|---|---|---:|---:|---:|---:|---:|---:|")

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 
 #include "core/duration.h"
 #include "db/block_codec.h"
@@ -282,6 +283,35 @@ void print_compress_summary(std::ostream& out, const db::CompressSummary& summar
 
 namespace {
 
+// A stats row's counts.
+nlohmann::json counts_json(const app::TierStats& t) {
+  return {{"indices", t.indices},
+          {"positions", t.positions},
+          {"wins", t.wins},
+          {"draws", t.draws},
+          {"losses", t.losses},
+          {"longest_win", t.longest_win},
+          {"longest_loss", t.longest_loss}};
+}
+
+// The JSON of stats: its label, its rows under `key` and its total.
+nlohmann::json stats_json(const app::StatsSummary& stats, const char* key, nlohmann::json rows) {
+  const app::TierStats& total = stats.total;
+  return {{"game", stats.label.game},
+          {"variant", stats.label.variant},
+          {"rules", stats.label.rules},
+          {"headers_only", stats.headers_only},
+          {key, std::move(rows)},
+          {"total",
+           {{"positions", total.positions},
+            {"wins", total.wins},
+            {"draws", total.draws},
+            {"losses", total.losses},
+            {"longest_win", total.longest_win},
+            {"longest_loss", total.longest_loss},
+            {"file_bytes", total.file_bytes}}}};
+}
+
 // stats --sectors: a row per sector, its outcomes in percent of its positions too.
 void print_sector_stats(std::ostream& out, const app::StatsSummary& stats, bool json) {
   const app::TierStats& total = stats.total;
@@ -292,31 +322,11 @@ void print_sector_stats(std::ostream& out, const app::StatsSummary& stats, bool 
         sectors.push_back({{"tier", t.of_tier}, {"built", false}});
         continue;
       }
-      sectors.push_back({{"sector", t.tier},
-                         {"tier", t.of_tier},
-                         {"built", true},
-                         {"indices", t.indices},
-                         {"positions", t.positions},
-                         {"wins", t.wins},
-                         {"draws", t.draws},
-                         {"losses", t.losses},
-                         {"longest_win", t.longest_win},
-                         {"longest_loss", t.longest_loss}});
+      nlohmann::json row = counts_json(t);
+      row.update({{"sector", t.tier}, {"tier", t.of_tier}, {"built", true}});
+      sectors.push_back(std::move(row));
     }
-    const nlohmann::json body = {{"game", stats.label.game},
-                                 {"variant", stats.label.variant},
-                                 {"rules", stats.label.rules},
-                                 {"headers_only", false},
-                                 {"sectors", sectors},
-                                 {"total",
-                                  {{"positions", total.positions},
-                                   {"wins", total.wins},
-                                   {"draws", total.draws},
-                                   {"losses", total.losses},
-                                   {"longest_win", total.longest_win},
-                                   {"longest_loss", total.longest_loss},
-                                   {"file_bytes", total.file_bytes}}}};
-    out << body.dump(2) << "\n";
+    out << stats_json(stats, "sectors", std::move(sectors)).dump(2) << "\n";
     return;
   }
   const auto percent = [](std::uint64_t part, std::uint64_t whole) {
@@ -359,33 +369,11 @@ void print_stats(std::ostream& out, const app::StatsSummary& stats, bool json) {
         tiers.push_back({{"tier", t.tier}, {"built", false}});
         continue;
       }
-      tiers.push_back({{"tier", t.tier},
-                       {"built", true},
-                       {"pieces", t.pieces},
-                       {"indices", t.indices},
-                       {"positions", t.positions},
-                       {"wins", t.wins},
-                       {"draws", t.draws},
-                       {"losses", t.losses},
-                       {"longest_win", t.longest_win},
-                       {"longest_loss", t.longest_loss},
-                       {"file_bytes", t.file_bytes}});
+      nlohmann::json row = counts_json(t);
+      row.update({{"tier", t.tier}, {"built", true}, {"pieces", t.pieces}, {"file_bytes", t.file_bytes}});
+      tiers.push_back(std::move(row));
     }
-    const app::TierStats& total = stats.total;
-    const nlohmann::json body = {{"game", stats.label.game},
-                                 {"variant", stats.label.variant},
-                                 {"rules", stats.label.rules},
-                                 {"headers_only", stats.headers_only},
-                                 {"tiers", tiers},
-                                 {"total",
-                                  {{"positions", total.positions},
-                                   {"wins", total.wins},
-                                   {"draws", total.draws},
-                                   {"losses", total.losses},
-                                   {"longest_win", total.longest_win},
-                                   {"longest_loss", total.longest_loss},
-                                   {"file_bytes", total.file_bytes}}}};
-    out << body.dump(2) << "\n";
+    out << stats_json(stats, "tiers", std::move(tiers)).dump(2) << "\n";
     return;
   }
   const auto row = [&out](const std::string& tier, auto positions, auto wins, auto draws, auto losses,
