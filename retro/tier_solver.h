@@ -52,8 +52,8 @@
 #include "core/progress.h"
 #include "core/radix_sort.h"
 #include "core/tier_walk.h"
-#include "db/block_codec.h"
 #include "db/database.h"
+#include "db/tier_values.h"
 
 namespace gs::retro {
 
@@ -113,8 +113,7 @@ class TierSolver {
         fail("tier {} needs the depths of tier {}, but {} keeps wins, draws and losses only",
              game.tier_name(tier), game.tier_name(child), reader->path());
       }
-      children_.push_back(
-          {child, reader, reader->load_image(std::max(options_.threads, 1)), reader->header().image_bits});
+      children_.push_back({db::TierValues::load(child, *reader, std::max(options_.threads, 1))});
     }
     // Looked up by tier for every move that leaves the tier.
     std::sort(children_.begin(), children_.end(),
@@ -246,27 +245,14 @@ class TierSolver {
     return found != 0;
   }
 
-  // A child tier: its reader, and the image of its values where the reader gives one
-  // (read in place, without a call per value).
-  struct Child {
-    Tier tier;
-    const db::TierReader* reader;
-    const std::uint8_t* image;
-    unsigned bits;
-
-    void prefetch(Index index) const {
-      if (image != nullptr) {
-        __builtin_prefetch(image + (index * bits >> 3));
-      } else {
-        reader->prefetch(index);
-      }
-    }
+  // A child tier's values (db/tier_values.h), which must all be there.
+  struct Child : db::TierValues {
     [[nodiscard]] Value value(Index index) const {
-      const ValueCode code = image != nullptr ? db::image_symbol(image, bits, index) : reader->code(index);
-      if (code == kHoleCode || code >= kCodeLimit) {
+      const ValueCode stored = code(index);
+      if (stored == kHoleCode || stored >= kCodeLimit) {
         fail("{}: index {} holds no value (corrupt file?)", reader->path(), index);
       }
-      return Value::from_code(code);
+      return Value::from_code(stored);
     }
   };
 

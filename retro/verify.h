@@ -26,8 +26,8 @@
 #include "core/game.h"
 #include "core/parallel.h"
 #include "core/progress.h"
-#include "db/block_codec.h"
 #include "db/database.h"
+#include "db/tier_values.h"
 
 namespace gs::retro {
 
@@ -77,29 +77,13 @@ TierVerification verify_tier(const G& game, db::Database& database, Tier tier, i
     return std::string(outcome_name(value.outcome()));
   };
   // Every block of the tier and its children decompressed first, on every thread: the
-  // successors' values are then read from the tiers' images (or through code() where a
-  // reader keeps none), at random, each prefetched a batch ahead.
-  struct Source {
-    Tier tier = 0;
-    const db::TierReader* reader = nullptr;
-    const std::uint8_t* image = nullptr;
-    unsigned bits = 0;
-    [[nodiscard]] ValueCode code(Index index) const {
-      return image != nullptr ? db::image_symbol(image, bits, index) : reader->code(index);
-    }
-    void prefetch(Index index) const {
-      if (image == nullptr) {
-        reader->prefetch(index);
-      } else {
-        __builtin_prefetch(image + (index * bits >> 3));
-      }
-    }
-  };
-  std::vector<Source> sources;
+  // successors' values are then read in place (db/tier_values.h), at random, each
+  // prefetched a batch ahead.
+  std::vector<db::TierValues> sources;
   for (const auto& [t, reader] : readers)
-    sources.push_back({t, reader, reader->load_image(std::max(threads, 1)), reader->header().image_bits});
-  auto source_of = [&](Tier child) -> const Source& {
-    for (const Source& source : sources) {
+    sources.push_back(db::TierValues::load(t, *reader, std::max(threads, 1)));
+  auto source_of = [&](Tier child) -> const db::TierValues& {
+    for (const db::TierValues& source : sources) {
       if (source.tier == child) return source;
     }
     fail("a move from tier {} leads to tier {}, which is not among its children", game.tier_name(tier),
@@ -126,7 +110,7 @@ TierVerification verify_tier(const G& game, db::Database& database, Tier tier, i
       std::size_t first = 0, last = 0;  // its successors' reads
     };
     std::array<Pending, kVerifyBatch> batch;
-    std::vector<std::pair<const Source*, Index>> reads;
+    std::vector<std::pair<const db::TierValues*, Index>> reads;
     MoveList<G> moves;
     auto fold = [](Pending& p, const Value& value) {
       const Value mine = value.before_move();
@@ -153,7 +137,7 @@ TierVerification verify_tier(const G& game, db::Database& database, Tier tier, i
             continue;
           }
           const Ranked ranked = game.rank(next);
-          const Source& source = source_of(ranked.tier);
+          const db::TierValues& source = source_of(ranked.tier);
           source.prefetch(ranked.index);
           reads.emplace_back(&source, ranked.index);
         }
