@@ -10,11 +10,14 @@
 # Example, the complete standard Nine Men's Morris on 2 threads, started so that it
 # outlives the shell:
 #   (setsid nohup bench/full_verify.sh build-native/gamesolver data morris 2 > /dev/null 2>&1 &)
+# With --pieces N (or --tier T) among the verify options, those tiers instead of --start.
 set -euo pipefail
-[[ $# -ge 3 ]] || { sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[[ $# -ge 3 ]] || { sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 binary=$(realpath "$1") data=$2 game=$3 threads=${4:-2}
 shift $(($# < 4 ? $# : 4))
 log="$data/$game-verify.log"
-echo "=== $(date -u) $binary verify $game --start --threads $threads $*" >> "$log"
-exec nice -n 19 /usr/bin/time -v "$binary" verify "$game" --start --threads "$threads" --data "$data" \
+scope=(--start)
+for option in "$@"; do [[ $option == --pieces || $option == --tier ]] && scope=(); done
+echo "=== $(date -u) $binary verify $game ${scope[*]} --threads $threads $*" >> "$log"
+exec nice -n 19 /usr/bin/time -v "$binary" verify "$game" "${scope[@]}" --threads "$threads" --data "$data" \
   --journal "$data/$game-verify.journal" "$@" >> "$log" 2>&1
