@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstdint>
 #include <map>
+#include <random>
 #include <set>
 #include <string>
 #include <unordered_set>
@@ -162,6 +163,66 @@ TEST(JungleBattery, MovesAndUnmovesAgreeSampled) {
   Failures failures;
   for (const Position& pos : positions) test::check_moves_and_unmoves(game, pos, failures);
   GS_EXPECT_NO_FAILURES(failures);
+}
+
+// The solver ranks predecessors through unmove_indices, and takes them as distinct where
+// the position has no symmetry: sampled positions (symmetric copies among them, so that
+// colour-flipped tiers are ranked too), and positions with every piece on the d-file,
+// whose predecessors meet in pairs of mirror images.
+TEST(JungleBattery, TierMoveHooksKeepTheirPromises) {
+  const Jungle game;
+  auto positions = test::sample_positions(game, game.tiers(5), 20, kSeed + 2);
+  ASSERT_GT(positions.size(), 1000U);
+  for (const char* text : {"7/3e3/7/3d3/7/3D3/7 w", "7/3r3/3e3/7/3T3/7/7 b", "7/7/3t3/3R3/3e3/3D3/7 w"})
+    positions.push_back(game.parse_position(text));
+  Failures failures;
+  std::size_t plain = 0;
+  std::size_t unmoves = 0;
+  for (const Position& pos : positions) {
+    plain += test::check_tier_move_hooks(game, pos, failures) ? 1 : 0;
+    test::check_unmove_indices(game, pos, failures);
+    UnmoveList<Jungle> previous;
+    game.unmoves(pos, previous);
+    unmoves += previous.size();
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_GT(plain, positions.size() / 2);
+  EXPECT_LT(plain, positions.size());
+  EXPECT_GT(unmoves, positions.size());
+}
+
+// The scan steps through a tier with unrank_next: every tier of up to 3 pieces whole, and
+// runs of larger ones at random places, across the sides' boundary, and where both
+// first pieces stand on the d-file (indices whose mirror image is smaller are holes).
+TEST(JungleBattery, UnrankNextStepsAsUnrank) {
+  const Jungle game;
+  const Tables& t = tables();
+  std::mt19937_64 random(kSeed + 6);
+  Failures failures;
+  std::uint64_t compared = 0;
+  std::uint64_t holes = 0;
+  for (const Tier tier : game.tiers(5)) {
+    const Index size = game.size(tier);
+    const int n = game.tier_pieces(tier);
+    if (n <= 3) {
+      compared += test::check_unrank_next(game, tier, 0, size, failures);
+      for (Index i = 0; i < size; ++i) holes += game.unrank(tier, i) ? 0 : 1;
+      continue;
+    }
+    for (int run = 0; run < 3; ++run)
+      compared += test::check_unrank_next(game, tier, random() % size, 2000, failures);
+    const Index per_side = Jungle::placements(n);
+    if (size > per_side) compared += test::check_unrank_next(game, tier, per_side - 1000, 2000, failures);
+    // The pair d2-d3, then d3-d2.
+    const Index per_pair = per_side / kPairs;
+    for (const auto& [a, b] : {std::pair{10, 17}, std::pair{17, 10}}) {
+      const auto pair = static_cast<Index>(t.pair_index[t.to_compact[a]][t.to_compact[b]]);
+      compared += test::check_unrank_next(game, tier, pair * per_pair, 3000, failures);
+    }
+  }
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_GT(compared, 1000000U);
+  EXPECT_GT(holes, 0U);
 }
 
 TEST(JungleBattery, TextRoundTripSampled) {

@@ -449,6 +449,53 @@ std::optional<Position> Jungle::unrank(Tier tier, Index index) const {
   return pos;
 }
 
+bool Jungle::unrank_next(Tier tier, Index index, Position& pos) const {
+  const Tables::Material& m = tables_.materials[static_cast<unsigned>(tier)];
+  const int n = m.pieces;
+  if (n > 2 && !(file_of(pos.square[m.piece[0]]) == 3 && file_of(pos.square[m.piece[1]]) == 3)) {
+    // The last digit counts the squares below the last piece that no earlier piece
+    // takes: one more is the next such square above it.
+    std::uint8_t& last = pos.square[m.piece[n - 1]];
+    const std::uint64_t others = occupied_squares(pos) & ~(std::uint64_t{1} << last);
+    const std::uint64_t above = kOpenSquares & ~others & (~std::uint64_t{0} << (last + 1U));
+    if (above != 0) {
+      last = static_cast<std::uint8_t>(std::countr_zero(above));
+      return true;
+    }
+  }
+  const std::optional<Position> fresh = unrank(tier, index);
+  if (!fresh) return false;
+  pos = *fresh;
+  return true;
+}
+
+void Jungle::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const {
+  (void)tier;  // pos's own
+  out.clear();
+  const int mover = pos.side ^ 1;  // to move in every predecessor
+  const Tables::Material& m = tables_.materials[pos.material()];
+  const int flip = m.flip[mover] ? 1 : 0;
+  const auto& compact = flip != 0 ? tables_.flip_compact : tables_.to_compact;
+  const int n = m.pieces;
+  std::array<std::uint8_t, kPieceKinds> c{};
+  for (int i = 0; i < n; ++i) c[static_cast<std::size_t>(i)] = compact[pos.square[m.piece[i] ^ flip]];
+  const Index offset = (mover ^ flip) != 0 ? tables_.placements[n] : 0;
+  // As unmoves(): the dens count as occupied, since no piece came from one.
+  const std::uint64_t blocked = occupied_squares(pos) | ~kOpenSquares;
+  for (int i = 0; i < n; ++i) {
+    const int piece = m.piece[i] ^ flip;
+    if (colour_of(piece) != mover) continue;
+    std::uint8_t& square = c[static_cast<std::size_t>(i)];
+    const std::uint8_t at = square;
+    for (const int from : tables_.neighbours[pos.square[piece]]) {
+      if (from < 0 || (blocked >> from & 1U) != 0) continue;
+      square = compact[from];
+      out.push_back(offset + canonical_placement(c.data(), n));
+    }
+    square = at;
+  }
+}
+
 Position Jungle::mirrored(const Position& pos) {
   Position result = pos;
   for (auto& square : result.square) {

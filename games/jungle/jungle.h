@@ -203,38 +203,26 @@ class Jungle {
     const int flip = m.flip[pos.side] ? 1 : 0;
     const auto& compact = flip != 0 ? tables_.flip_compact : tables_.to_compact;
     const int n = m.pieces;
-    const int s0 = compact[pos.square[m.piece[0] ^ flip]];
-    const int s1 = compact[pos.square[m.piece[1] ^ flip]];
-    const int file0 = tables_.file_compact[s0];
-    const int file1 = tables_.file_compact[s1];
-    // Lehmer code of the remaining pieces, on the board as it is or mirrored.
-    auto place = [&](const auto& map) {
-      const int a = map[s0];
-      const int b = map[s1];
-      auto index = static_cast<Index>(tables_.pair_index[a][b]);
-      std::uint64_t seen = (std::uint64_t{1} << a) | (std::uint64_t{1} << b);
-      for (int i = 2; i < n; ++i) {
-        const int square = map[compact[pos.square[m.piece[i] ^ flip]]];
-        const std::uint64_t bit = std::uint64_t{1} << square;
-        index = index * static_cast<Index>(kBoardSquares - i) +
-                static_cast<Index>(square - std::popcount(seen & (bit - 1)));
-        seen |= bit;
-      }
-      return index;
-    };
-    Index index = 0;
-    if (file0 == 3 && file1 == 3) {
-      index = std::min(place(tables_.identity_compact), place(tables_.mirror_compact));
-    } else if (file0 > 3 || (file0 == 3 && file1 > 3)) {
-      index = place(tables_.mirror_compact);
-    } else {
-      index = place(tables_.identity_compact);
-    }
+    std::array<std::uint8_t, kPieceKinds> c{};
+    for (int i = 0; i < n; ++i) c[static_cast<std::size_t>(i)] = compact[pos.square[m.piece[i] ^ flip]];
+    Index index = canonical_placement(c.data(), n);
     if ((pos.side ^ flip) != 0) index += tables_.placements[n];
     return {m.canonical, index};
   }
 
   [[nodiscard]] std::optional<Position> unrank(Tier tier, Index index) const;
+  // Makes pos, which is unrank(tier, index - 1), unrank(tier, index) (core/game.h,
+  // UnranksInOrder), for a scan in index order: the last piece steps to the next square
+  // that is neither a den nor taken. Where there is none (its digit wraps, at the start
+  // of a pair or of the other side to move), where the tier has two pieces (the last is
+  // the pair's), and where the first two pieces stand on the d-file (the index may be a
+  // hole), the index is unranked anew.
+  bool unrank_next(Tier tier, Index index, Position& pos) const;
+  // The indices in `tier` (pos's tier) of unmoves(pos), in another order, without making
+  // the positions (core/game.h, RanksUnmoves): every predecessor has pos's material and
+  // the other side to move, so one orientation and one list of squares serve them all,
+  // one square changed per predecessor.
+  void unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const;
   void unmoves(const Position& pos, UnmoveList<Jungle>& out) const {
     out.clear();
     const int mover = pos.side ^ 1;  // the side that made the last move
@@ -324,25 +312,42 @@ class Jungle {
     }
     return occupied;
   }
+  // The squares a piece may stand on: the board less the two dens.
+  static constexpr std::uint64_t kOpenSquares = ((std::uint64_t{1} << kSquares) - 1) &
+                                                ~(std::uint64_t{1} << kWhiteDen) &
+                                                ~(std::uint64_t{1} << kBlackDen);
   static int occupant_of(const Position& pos, int square) {
     for (int piece = 0; piece < kPieceKinds; ++piece) {
       if (pos.square[piece] == square) return piece;
     }
     return kNone;
   }
-  // The placement index of compact squares s[0..n), mirrored first if `mirror`.
+  // The placement index of compact squares s[0..n), mirrored first if `mirror`. (Read
+  // through the identity table rather than copied: a copy of n bytes is compiled into a
+  // call of memmove.)
   [[nodiscard]] Index placement(const std::uint8_t* squares, int n, bool mirror) const {
-    std::array<std::uint8_t, kPieceKinds> s{};
-    for (int i = 0; i < n; ++i) s[i] = mirror ? tables_.mirror_compact[squares[i]] : squares[i];
-    auto index = static_cast<Index>(tables_.pair_index[s[0]][s[1]]);
-    std::uint64_t seen = (std::uint64_t{1} << s[0]) | (std::uint64_t{1} << s[1]);
+    const auto& map = mirror ? tables_.mirror_compact : tables_.identity_compact;
+    const int first = map[squares[0]];
+    const int second = map[squares[1]];
+    auto index = static_cast<Index>(tables_.pair_index[first][second]);
+    std::uint64_t seen = (std::uint64_t{1} << first) | (std::uint64_t{1} << second);
     for (int i = 2; i < n; ++i) {
-      const std::uint64_t bit = std::uint64_t{1} << s[i];
-      const auto code = static_cast<Index>(s[i] - std::popcount(seen & (bit - 1)));
+      const int square = map[squares[i]];
+      const std::uint64_t bit = std::uint64_t{1} << square;
+      const auto code = static_cast<Index>(square - std::popcount(seen & (bit - 1)));
       seen |= bit;
       index = index * static_cast<Index>(kBoardSquares - i) + code;
     }
     return index;
+  }
+  // The placement index of compact squares c[0..n) in the tier's piece order: in the
+  // orientation whose first pair is canonical, the least of the two where both first
+  // pieces stand on the d-file (the mirror image then has the same pair).
+  [[nodiscard]] Index canonical_placement(const std::uint8_t* c, int n) const {
+    const int file0 = tables_.file_compact[c[0]];
+    const int file1 = tables_.file_compact[c[1]];
+    if (file0 == 3 && file1 == 3) return std::min(placement(c, n, false), placement(c, n, true));
+    return placement(c, n, file0 > 3 || (file0 == 3 && file1 > 3));
   }
 
   Options options_;
@@ -353,6 +358,8 @@ static_assert(Game<Jungle>);
 static_assert(HasSymmetries<Jungle>);
 static_assert(HasEndPositionCount<Jungle>);
 static_assert(KnowsTierMoves<Jungle>);
+static_assert(UnranksInOrder<Jungle>);
+static_assert(RanksUnmoves<Jungle>);
 static_assert(HasBoard<Jungle>);
 static_assert(HasMaxPieces<Jungle>);
 
