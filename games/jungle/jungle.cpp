@@ -401,13 +401,23 @@ Tier Jungle::parse_tier(std::string_view text) {
 
 namespace {
 // The mixed-radix digits of a placement, last piece first; 32-bit division where the
-// placement fits, which is several times faster than 64-bit division.
+// placement fits, which is several times faster than 64-bit division, and each radix a
+// constant, which the compiler turns into a multiplication.
 template <class Integer>
 Integer split_codes(Integer rest, int n, std::array<int, kPieceKinds>& code) {
-  for (int i = n - 1; i >= 2; --i) {
-    const auto radix = static_cast<Integer>(kBoardSquares - i);
-    code[static_cast<std::size_t>(i)] = static_cast<int>(rest % radix);
-    rest /= radix;
+  auto digit = [&]<int I>() {
+    constexpr auto kRadix = static_cast<Integer>(kBoardSquares - I);
+    code[I] = static_cast<int>(rest % kRadix);
+    rest /= kRadix;
+  };
+  switch (n) {
+    case 8: digit.template operator()<7>(); [[fallthrough]];
+    case 7: digit.template operator()<6>(); [[fallthrough]];
+    case 6: digit.template operator()<5>(); [[fallthrough]];
+    case 5: digit.template operator()<4>(); [[fallthrough]];
+    case 4: digit.template operator()<3>(); [[fallthrough]];
+    case 3: digit.template operator()<2>(); [[fallthrough]];
+    default: break;
   }
   return rest;
 }
