@@ -33,7 +33,8 @@ struct JobFarm::Impl {
   const Session& session;
   FarmOptions options;
   std::vector<Worker> workers;
-  std::int64_t next = 0;  // the number of the next job, over every batch
+  std::int64_t next = 0;          // the number of the next job, over every batch
+  double seconds_per_weight = 0;  // the most an answered job took, over every batch
   std::vector<int> lost;
   std::vector<int> hung;
   bool stopped = false;
@@ -48,8 +49,8 @@ int JobFarm::workers() const { return impl_->session.ranks() - 1; }
 const std::vector<int>& JobFarm::lost_ranks() const { return impl_->lost; }
 const std::vector<int>& JobFarm::hung_ranks() const { return impl_->hung; }
 
-std::vector<std::string> JobFarm::run(const std::vector<std::string>& jobs,
-                                      const std::vector<double>& limits) {
+std::vector<std::string> JobFarm::run(const std::vector<std::string>& jobs, const std::vector<double>& limits,
+                                      const std::vector<double>& weights) {
   using State = Impl::Worker::State;
   Impl& farm = *impl_;
   const std::int64_t first = farm.next;
@@ -64,10 +65,16 @@ std::vector<std::string> JobFarm::run(const std::vector<std::string>& jobs,
     if (number < first || number >= farm.next) return std::nullopt;
     return static_cast<std::size_t>(number - first);
   };
-  // The time limit of a job of this batch, in seconds (0: none).
+  auto weight_of = [&](std::size_t job) { return job < weights.size() ? weights[job] : 0.0; };
+  // The time limit of a job of this batch, in seconds (0: none): the caller's, or one
+  // learnt from the answers so far.
   auto limit_of = [&](std::int64_t number) {
     const std::optional<std::size_t> job = index_of(number);
-    return job && *job < limits.size() ? limits[*job] : 0.0;
+    if (!job) return 0.0;
+    if (*job < limits.size() && limits[*job] > 0) return limits[*job];
+    if (farm.options.learned_limit <= 0 || farm.seconds_per_weight <= 0 || weight_of(*job) <= 0) return 0.0;
+    return farm.options.learned_limit * farm.seconds_per_weight * weight_of(*job) +
+           farm.options.timeout_seconds;
   };
   auto running = [&](std::int64_t number) {
     return std::any_of(farm.workers.begin() + 1, farm.workers.end(),
@@ -108,6 +115,9 @@ std::vector<std::string> JobFarm::run(const std::vector<std::string>& jobs,
         case wire::kDone:
         case wire::kFailed: {
           const std::string text = wire::receive_text(rank);
+          // A job answered in time teaches the learnt limit; one answered after its rank
+          // was given up would only stretch it.
+          const bool in_time = worker.state == State::kWorking && worker.job == message[1];
           if (worker.state == State::kLost) {
             fmt::print(stderr, "manager: rank {} answers again\n", rank);
             std::erase(farm.lost, rank);
@@ -118,6 +128,10 @@ std::vector<std::string> JobFarm::run(const std::vector<std::string>& jobs,
           // rank it was handed to after this one was given up, is not needed.
           const std::optional<std::size_t> job = index_of(message[1]);
           if (job && !answers[*job]) {
+            if (in_time && weight_of(*job) > 0) {
+              const double took = std::chrono::duration<double>(worker.heard - worker.given).count();
+              farm.seconds_per_weight = std::max(farm.seconds_per_weight, took / weight_of(*job));
+            }
             answers[*job] = text;
             --left;
             std::erase(queue, *job);
@@ -181,17 +195,23 @@ void JobFarm::stop() {
 
 namespace {
 
-// The test hook of serve_jobs (dist/job_farm.h): whether this rank is to hang.
-bool told_to_hang(const Session& session) {
+// The test hook of serve_jobs (dist/job_farm.h): the job on which this rank is to hang,
+// counting from 1 (0: none).
+int job_to_hang_on(const Session& session) {
   const char* value = std::getenv("GAMESOLVER_TEST_HANG_RANK");
-  return value != nullptr && std::string(value) == std::to_string(session.rank());
+  if (value == nullptr) return 0;
+  const std::string text(value);
+  const std::size_t colon = text.find(':');
+  if (text.substr(0, colon) != std::to_string(session.rank())) return 0;
+  return colon == std::string::npos ? 1 : std::stoi(text.substr(colon + 1));
 }
 
 }  // namespace
 
 void serve_jobs(const Session& session, const FarmOptions& options,
                 const std::function<std::string(const std::string&)>& run) {
-  const bool hang = told_to_hang(session);
+  const int hang_on = job_to_hang_on(session);
+  int taken = 0;
   wire::hello();
   while (true) {
     const wire::Message order = wire::receive(0, wire::kToWorker);
@@ -199,6 +219,7 @@ void serve_jobs(const Session& session, const FarmOptions& options,
     if (order[0] != wire::kWork) fail("MPI: the manager sent an unknown message kind {}", order[0]);
     const std::string job = wire::receive_text(0);
     std::string answer;
+    const bool hang = ++taken == hang_on;
     const std::exception_ptr failure = wire::beating(order[1], options.heartbeat_seconds, [&] {
       if (hang) {
         for (;;) std::this_thread::sleep_for(std::chrono::seconds(1));  // the test hook

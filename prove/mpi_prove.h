@@ -10,10 +10,12 @@
 // only (--prover-time 0) an mpirun of P ranks writes the same store as a run with
 // --workers P-1, whichever rank answers which job and however many ranks are lost.
 //
-// A rank is given up when it is silent for the timeout while it has a job, and, where
-// the jobs have a time budget (--prover-time), when it has not answered its job within
-// job_time_limit() (its heartbeats only say that the process lives, not that the job
-// will end).
+// A rank is given up when it is silent for the timeout while it has a job, and when it
+// has not answered its job within a time limit (its heartbeats only say that the process
+// lives, not that the job will end): where the jobs have a time budget (--prover-time),
+// job_time_limit(); with budgets in nodes only, one the farm learns from the answers:
+// kLearnedLimit times the most seconds per unit of budget a job has taken, times the
+// job's budget, plus the timeout (dist/job_farm.h).
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -45,6 +47,8 @@ inline double job_time_limit(const ProveOptions& options, const JobSpec& job, do
   if (options.prover_seconds <= 0) return 0;
   return 3 * options.prover_seconds * static_cast<double>(job.budget) + timeout_seconds;
 }
+// With budgets in nodes only: the factor of the limit learnt from the answers.
+inline constexpr double kLearnedLimit = 3;
 
 // Runs this rank's part of the proof. On rank 0, `manage` runs the manager with the jobs
 // going through the runner it is given and returns the summary, which `report` gets
@@ -62,6 +66,7 @@ bool prove_with_mpi(const G& game, db::Database* database, ProveOptions options,
   dist::FarmOptions farm_options;
   farm_options.timeout_seconds = mpi.timeout_seconds;
   farm_options.quiet = mpi.quiet;
+  if (options.prover_seconds <= 0) farm_options.learned_limit = kLearnedLimit;
   if (!session.manager()) {
     std::unique_ptr<Tables> tables;
     if (options.keep_tables) tables = std::make_unique<Tables>(options.job_memory);
@@ -76,13 +81,15 @@ bool prove_with_mpi(const G& game, db::Database* database, ProveOptions options,
     ProveSummary summary = manage(options, [&](const std::vector<JobSpec>& jobs) {
       std::vector<std::string> texts;
       std::vector<double> limits;
+      std::vector<double> weights;  // the budgets: a job's nodes are the budget's multiple
       texts.reserve(jobs.size());
       for (const JobSpec& job : jobs) {
         texts.push_back(encode(job));
         limits.push_back(job_time_limit(options, job, mpi.timeout_seconds));
+        weights.push_back(static_cast<double>(job.budget));
       }
       std::vector<JobAnswer> answers;
-      for (const std::string& text : farm.run(texts, limits)) answers.push_back(decode_answer(text));
+      for (const std::string& text : farm.run(texts, limits, weights)) answers.push_back(decode_answer(text));
       return answers;
     });
     farm.stop();

@@ -13,6 +13,10 @@
 #                                            job's time limit (--prover-time) gives it up,
 #                                            its job goes to the other worker, the run ends
 #                                            well with the same answer
+#   mpi_prove_test.sh BINARY WORKDIR hang-nodes  the same with budgets in nodes only: rank
+#                                            2 hangs on its third job, the limit the
+#                                            manager learnt from the jobs answered gives
+#                                            it up, and the store is the threads' own
 set -euo pipefail
 bin=$1
 work=$2/$3
@@ -110,6 +114,23 @@ case $mode in
     "$bin" prove jungle "$position" --store "$work/hang.db" --data "$work/data" --check >"$work/hang.check" ||
       die "the store of the run with a hung worker fails the checker: $(tail -3 "$work/hang.check")"
     echo "hang: $(grep -o '"result": "[a-z ]*"' "$work/hang.json"), rank 2 given up at its job's time limit"
+    ;;
+  hang-nodes)
+    # Budgets in nodes only: no job has a time budget, so the limit is learnt from the
+    # jobs answered before rank 2 hangs on its third (3 x the slowest seconds per budget
+    # unit x the job's budget + the 2 s timeout). Without it the run would wait forever.
+    GAMESOLVER_TEST_HANG_RANK=2:3 timeout --kill-after=10 120 mpirun --oversubscribe --bind-to none \
+      -x GAMESOLVER_TEST_HANG_RANK --enable-recovery -np 3 "$bin" prove jungle "$position" --store "$work/hang-nodes.db" \
+      "${options[@]}" --mpi --mpi-timeout 2 --json >"$work/hang-nodes.json" 2>"$work/hang-nodes.log" ||
+      die "the run with a hung worker failed: $(tail -5 "$work/hang-nodes.log")"
+    pid=$(grep -oE "manager: rank 2 is pid [0-9]+" "$work/hang-nodes.log" | grep -oE "[0-9]+$") ||
+      die "rank 2 never said hello: $(tail -5 "$work/hang-nodes.log")"
+    grep -E "rank 2 \(pid $pid\) no answer to its job within its limit of [0-9.]+ s: given up; its job goes to another rank" \
+      "$work/hang-nodes.log" || die "rank 2 was not given up for its learnt limit: $(tail -5 "$work/hang-nodes.log")"
+    ! grep -E "silent for" "$work/hang-nodes.log" || die "a rank fell silent: the heartbeats should have gone on"
+    kill -0 "$pid" 2>/dev/null && die "the hung rank (pid $pid) still runs"
+    tr -d ' \n' <"$work/hang-nodes.json" | grep -q '"lost_ranks":\[2\]' || die "the result does not name rank 2 as lost"
+    same_as_threads hang-nodes
     ;;
   *)
     die "unknown mode $mode"
