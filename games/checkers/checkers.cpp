@@ -82,15 +82,8 @@ std::uint32_t colex_unrank(Index rank, int n, int k) {
   }
 }
 
-// The set `compact` (indices among the squares not in `taken`) as squares: a gap opened
-// at each taken square, lowest first.
-std::uint32_t spread(std::uint32_t compact, std::uint32_t taken) {
-  for (; taken != 0; taken &= taken - 1) {
-    const std::uint32_t below = (taken & -taken) - 1;
-    compact = (compact & below) | ((compact & ~below) << 1);
-  }
-  return compact;
-}
+// The set `compact` (indices among the squares not in `taken`) as squares.
+std::uint32_t spread(std::uint32_t compact, std::uint32_t taken) { return deposit(compact, ~taken); }
 
 const char* side_name(int side) { return side == kBlack ? "Black" : "White"; }
 

@@ -45,6 +45,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/bits.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "games/checkers/men_overlap.h"
@@ -357,15 +358,8 @@ class Checkers {
     }
     const std::uint32_t taken =
         seen(pos.men[kBlack] | pos.men[kWhite] | (side == kWhite ? pos.kings[black] : 0U));
-    // The kings as indices among the free squares: a gap closed at each taken square,
-    // highest first.
-    std::uint64_t compact = kings;
-    for (std::uint32_t rest = taken; rest != 0;) {
-      const int square = 31 - std::countl_zero(rest);
-      rest &= ~(1U << square);
-      const std::uint64_t below = (std::uint64_t{1} << square) - 1;
-      compact = (compact & below) | ((compact >> 1) & ~below);
-    }
+    // The kings as indices among the free squares.
+    const std::uint64_t compact = extract(static_cast<std::uint32_t>(kings), ~taken);
     // The next set of as many indices in colex order (Gosper's hack).
     const std::uint64_t low = compact & (~compact + 1);
     const std::uint64_t ripple = compact + low;
@@ -374,13 +368,8 @@ class Checkers {
       pos = *unrank(tier, index);
       return true;
     }
-    // The indices back to squares: a gap opened at each taken square, lowest first.
-    auto set = static_cast<std::uint32_t>(next);
-    for (std::uint32_t rest = taken; rest != 0; rest &= rest - 1) {
-      const std::uint32_t below = (rest & (~rest + 1)) - 1;
-      set = (set & below) | ((set & ~below) << 1);
-    }
-    pos.kings[side == kWhite ? black ^ 1 : black] = seen(set);
+    // The indices back to squares.
+    pos.kings[side == kWhite ? black ^ 1 : black] = seen(deposit(static_cast<std::uint32_t>(next), ~taken));
     return true;
   }
 

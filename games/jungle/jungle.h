@@ -138,22 +138,10 @@ class Jungle {
   }
   void moves(const Position& pos, MoveList<Jungle>& out) const {
     out.clear();
-    const int side = pos.side;
-    const std::uint64_t occupied = occupied_squares(pos);
-    for (int piece = side; piece < kPieceKinds; piece += 2) {
-      const int from = pos.square[piece];
-      if (from == kNone) continue;
-      for (const int to : tables_.neighbours[from]) {
-        if (to < 0 || to == den_of(side)) continue;
-        const int occupant = (occupied >> to & 1U) != 0 ? occupant_of(pos, to) : kNone;
-        if (occupant == kNone) {
-          out.push_back({static_cast<std::uint8_t>(piece), static_cast<std::uint8_t>(to), kNone});
-        } else if (colour_of(occupant) != side && can_capture(piece, occupant)) {
-          out.push_back({static_cast<std::uint8_t>(piece), static_cast<std::uint8_t>(to),
-                         static_cast<std::uint8_t>(occupant)});
-        }
-      }
-    }
+    for_each_move(pos, [&](int piece, int to, int captured) {
+      out.push_back({static_cast<std::uint8_t>(piece), static_cast<std::uint8_t>(to),
+                     static_cast<std::uint8_t>(captured)});
+    });
   }
   [[nodiscard]] static Position play(const Position& pos, const Move& move) {
     Position next = pos;
@@ -246,6 +234,22 @@ class Jungle {
   [[nodiscard]] static bool keeps_tier(const Position& pos, const Move& move) {
     return move.captured == kNone && move.to != den_of(pos.side ^ 1);
   }
+  // The moves of pos that leave its tier in out, and the number of those that stay in it
+  // (core/game.h, CountsTierMoves): the retrograde scan counts the steps that stay.
+  std::size_t moves_leaving_tier(const Position& pos, MoveList<Jungle>& out) const {
+    out.clear();
+    const int their_den = den_of(pos.side ^ 1);
+    std::size_t staying = 0;
+    for_each_move(pos, [&](int piece, int to, int captured) {
+      if (captured == kNone && to != their_den) {
+        ++staying;
+        return;
+      }
+      out.push_back({static_cast<std::uint8_t>(piece), static_cast<std::uint8_t>(to),
+                     static_cast<std::uint8_t>(captured)});
+    });
+    return staying;
+  }
   // The colour flip changes the side to move, so only the mirror can fix a position:
   // it does when every piece stands on the d-file.
   [[nodiscard]] static bool has_symmetry(const Position& pos) {
@@ -312,6 +316,26 @@ class Jungle {
     }
     return occupied;
   }
+  // Calls visit(piece, to, captured) for each move of pos (captured: kNone for a step to
+  // an empty square).
+  template <class Visit>
+  void for_each_move(const Position& pos, Visit&& visit) const {
+    const int side = pos.side;
+    const std::uint64_t occupied = occupied_squares(pos);
+    for (int piece = side; piece < kPieceKinds; piece += 2) {
+      const int from = pos.square[piece];
+      if (from == kNone) continue;
+      for (const int to : tables_.neighbours[from]) {
+        if (to < 0 || to == den_of(side)) continue;
+        if ((occupied >> to & 1U) == 0) {
+          visit(piece, to, kNone);
+          continue;
+        }
+        const int occupant = occupant_of(pos, to);
+        if (colour_of(occupant) != side && can_capture(piece, occupant)) visit(piece, to, occupant);
+      }
+    }
+  }
   // The squares a piece may stand on: the board less the two dens.
   static constexpr std::uint64_t kOpenSquares = ((std::uint64_t{1} << kSquares) - 1) &
                                                 ~(std::uint64_t{1} << kWhiteDen) &
@@ -358,6 +382,7 @@ static_assert(Game<Jungle>);
 static_assert(HasSymmetries<Jungle>);
 static_assert(HasEndPositionCount<Jungle>);
 static_assert(KnowsTierMoves<Jungle>);
+static_assert(CountsTierMoves<Jungle>);
 static_assert(UnranksInOrder<Jungle>);
 static_assert(RanksUnmoves<Jungle>);
 static_assert(HasBoard<Jungle>);

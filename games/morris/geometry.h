@@ -21,11 +21,8 @@
 #include <string_view>
 #include <vector>
 
+#include "core/bits.h"
 #include "core/value.h"
-
-#ifdef __BMI2__
-#include <immintrin.h>
-#endif
 
 namespace gs::morris {
 
@@ -84,58 +81,6 @@ inline std::uint64_t colex_rank(std::uint32_t set) {
   const auto k0 = static_cast<std::size_t>(std::popcount(b0));
   const auto k1 = k0 + static_cast<std::size_t>(std::popcount(b1));
   return std::uint64_t{kColex.part[0][b0]} + kColex.part[1 + k0][b1] + kColex.part[10 + k1][b2];
-}
-
-// The points of `set` within `within` packed together (bit i: the i-th point of
-// `within`), as BMI2's pext does; by table (64 KiB, made at start-up: too long a loop
-// for a compiler's constant evaluation) where the build has no BMI2.
-#ifndef __BMI2__
-struct ExtractTable {
-  std::array<std::array<std::uint8_t, 256>, 256> packed{};  // [within byte][set byte]
-  ExtractTable() {
-    for (std::size_t within = 0; within < 256; ++within) {
-      for (std::size_t set = 0; set < 256; ++set) {
-        unsigned out = 0;
-        int k = 0;
-        for (int t = 0; t < 8; ++t) {
-          if ((within >> t & 1U) == 0) continue;
-          if ((set >> t & 1U) != 0) out |= 1U << k;
-          ++k;
-        }
-        packed[within][set] = static_cast<std::uint8_t>(out);
-      }
-    }
-  }
-};
-inline const ExtractTable kExtract;
-#endif
-
-inline std::uint32_t extract(std::uint32_t set, std::uint32_t within) {
-#ifdef __BMI2__
-  return _pext_u32(set, within);
-#else
-  std::uint32_t out = 0;
-  int shift = 0;
-  for (int byte = 0; byte < 3; ++byte, set >>= 8, within >>= 8) {
-    out |= static_cast<std::uint32_t>(kExtract.packed[within & 0xFFU][set & 0xFFU]) << shift;
-    shift += std::popcount(within & 0xFFU);
-  }
-  return out;
-#endif
-}
-
-// The inverse of extract: bit i of `packed` placed on the i-th point of `within`, as
-// BMI2's pdep does (a loop over the packed bits where the build has no BMI2).
-inline std::uint32_t deposit(std::uint32_t packed, std::uint32_t within) {
-#ifdef __BMI2__
-  return _pdep_u32(packed, within);
-#else
-  std::uint32_t out = 0;
-  for (; packed != 0 && within != 0; packed >>= 1, within &= within - 1) {
-    if ((packed & 1U) != 0) out |= within & (~within + 1);
-  }
-  return out;
-#endif
 }
 
 // The set of |set| points of `within` that follows `set` (a subset of `within`) in colex
