@@ -497,8 +497,10 @@ void Jungle::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, k
     if (colour_of(piece) != mover) continue;
     std::uint8_t& square = c[static_cast<std::size_t>(i)];
     const std::uint8_t at = square;
-    for (const int from : tables_.neighbours[pos.square[piece]]) {
-      if (from < 0 || (blocked >> from & 1U) != 0) continue;
+    for (const std::int8_t neighbour : tables_.neighbours[pos.square[piece]]) {
+      if (neighbour < 0) continue;  // off the board
+      const auto from = static_cast<std::uint8_t>(neighbour);
+      if ((blocked >> from & 1U) != 0) continue;
       square = compact[from];
       out.push_back(offset + canonical_placement(c.data(), n));
     }
