@@ -9,10 +9,11 @@
 // answered a job within the job's time limit (its job runs away or is stuck): the
 // caller's, or else, where the caller gives each job a weight (its size in any unit) and
 // the options a factor, one learnt from the answers: the factor times the most seconds
-// per unit of weight an answered job took, times the job's weight, plus the timeout. If it speaks again
-// (answers) it is taken back, and an answer to a job answered meanwhile is ignored. Surviving the death of a
-// rank needs `mpirun --enable-recovery`. The messages are dist/mpi_wire.h's: kWork (the job's number, then
-// its text), kDone (the number, then the answer's text), kFailed (the number, then the error), kAlive,
+// per unit of weight an answered job took, times the job's weight, plus the timeout.
+// If it speaks again (answers) it is taken back, and an answer to a job answered
+// meanwhile is ignored. Surviving the death of a rank needs `mpirun --enable-recovery`.
+// The messages are dist/mpi_wire.h's: kWork (the job's number, then its text), kDone
+// (the number, then the answer's text), kFailed (the number, then the error), kAlive,
 // kHello, kStop.
 #include <functional>
 #include <memory>
