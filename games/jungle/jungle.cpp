@@ -487,25 +487,18 @@ void Jungle::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, k
   const int flip = m.flip[mover] ? 1 : 0;
   const auto& compact = flip != 0 ? tables_.flip_compact : tables_.to_compact;
   const int n = m.pieces;
-  std::array<std::uint8_t, kPieceKinds> c{};
-  for (int i = 0; i < n; ++i) c[static_cast<std::size_t>(i)] = compact[pos.square[m.piece[i] ^ flip]];
+  std::array<std::uint8_t, kPieceKinds> c = squares_in_order(pos, m, flip);
+  std::array<std::uint8_t, kPieceKinds> slot{};  // by piece of pos: its place in that order
+  for (int i = 0; i < n; ++i)
+    slot[static_cast<std::size_t>(m.piece[i] ^ flip)] = static_cast<std::uint8_t>(i);
   const Index offset = (mover ^ flip) != 0 ? tables_.placements[n] : 0;
-  // As unmoves(): the dens count as occupied, since no piece came from one.
-  const std::uint64_t blocked = occupied_squares(pos) | ~kOpenSquares;
-  for (int i = 0; i < n; ++i) {
-    const int piece = m.piece[i] ^ flip;
-    if (colour_of(piece) != mover) continue;
-    std::uint8_t& square = c[static_cast<std::size_t>(i)];
+  for_each_unmove(pos, [&](int piece, int from) {
+    std::uint8_t& square = c[slot[static_cast<std::size_t>(piece)]];
     const std::uint8_t at = square;
-    for (const std::int8_t neighbour : tables_.neighbours[pos.square[piece]]) {
-      if (neighbour < 0) continue;  // off the board
-      const auto from = static_cast<std::uint8_t>(neighbour);
-      if ((blocked >> from & 1U) != 0) continue;
-      square = compact[from];
-      out.push_back(offset + canonical_placement(c.data(), n));
-    }
+    square = compact[from];
+    out.push_back(offset + canonical_placement(c.data(), n));
     square = at;
-  }
+  });
 }
 
 Position Jungle::mirrored(const Position& pos) {

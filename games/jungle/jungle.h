@@ -189,10 +189,8 @@ class Jungle {
   [[nodiscard]] Ranked rank(const Position& pos) const {
     const Tables::Material& m = tables_.materials[pos.material()];
     const int flip = m.flip[pos.side] ? 1 : 0;
-    const auto& compact = flip != 0 ? tables_.flip_compact : tables_.to_compact;
     const int n = m.pieces;
-    std::array<std::uint8_t, kPieceKinds> c{};
-    for (int i = 0; i < n; ++i) c[static_cast<std::size_t>(i)] = compact[pos.square[m.piece[i] ^ flip]];
+    const std::array<std::uint8_t, kPieceKinds> c = squares_in_order(pos, m, flip);
     Index index = canonical_placement(c.data(), n);
     if ((pos.side ^ flip) != 0) index += tables_.placements[n];
     return {m.canonical, index};
@@ -213,21 +211,12 @@ class Jungle {
   void unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const;
   void unmoves(const Position& pos, UnmoveList<Jungle>& out) const {
     out.clear();
-    const int mover = pos.side ^ 1;  // the side that made the last move
-    // The dens count as occupied: no piece can have come from one.
-    const std::uint64_t blocked =
-        occupied_squares(pos) | (std::uint64_t{1} << kWhiteDen) | (std::uint64_t{1} << kBlackDen);
-    for (int piece = mover; piece < kPieceKinds; piece += 2) {
-      const int to = pos.square[piece];
-      if (to == kNone) continue;
-      for (const int from : tables_.neighbours[to]) {
-        if (from < 0 || (blocked >> from & 1U) != 0) continue;
-        Position previous = pos;
-        previous.square[piece] = static_cast<std::uint8_t>(from);
-        previous.side = static_cast<std::uint8_t>(mover);
-        out.push_back(previous);
-      }
-    }
+    for_each_unmove(pos, [&](int piece, int from) {
+      Position previous = pos;
+      previous.square[piece] = static_cast<std::uint8_t>(from);
+      previous.side = static_cast<std::uint8_t>(pos.side ^ 1);
+      out.push_back(previous);
+    });
   }
 
   // A move stays in the tier unless it captures or enters the den.
@@ -335,6 +324,34 @@ class Jungle {
         if (colour_of(occupant) != side && can_capture(piece, occupant)) visit(piece, to, occupant);
       }
     }
+  }
+  // Calls visit(piece, from) for each of unmoves(pos): the piece of the side that made
+  // the last move stepped from `from` to its square.
+  template <class Visit>
+  void for_each_unmove(const Position& pos, Visit&& visit) const {
+    const int mover = pos.side ^ 1;
+    // The dens count as occupied: no piece can have come from one.
+    const std::uint64_t blocked = occupied_squares(pos) | ~kOpenSquares;
+    for (int piece = mover; piece < kPieceKinds; piece += 2) {
+      const int to = pos.square[piece];
+      if (to == kNone) continue;
+      for (const std::int8_t neighbour : tables_.neighbours[to]) {
+        if (neighbour < 0) continue;  // off the board
+        const auto from = static_cast<std::uint8_t>(neighbour);
+        if ((blocked >> from & 1U) == 0) visit(piece, from);
+      }
+    }
+  }
+  // The compact squares of pos's pieces in the order of material m's tier, the colours
+  // flipped if `flip` (1): what the index ranks.
+  [[nodiscard]] std::array<std::uint8_t, kPieceKinds> squares_in_order(const Position& pos,
+                                                                       const Tables::Material& m,
+                                                                       int flip) const {
+    const auto& compact = flip != 0 ? tables_.flip_compact : tables_.to_compact;
+    std::array<std::uint8_t, kPieceKinds> c{};
+    for (int i = 0; i < m.pieces; ++i)
+      c[static_cast<std::size_t>(i)] = compact[pos.square[m.piece[i] ^ flip]];
+    return c;
   }
   // The squares a piece may stand on: the board less the two dens.
   static constexpr std::uint64_t kOpenSquares = ((std::uint64_t{1} << kSquares) - 1) &
