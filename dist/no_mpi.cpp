@@ -43,7 +43,8 @@ JobFarm::JobFarm(const Session& /*session*/, const FarmOptions& /*options*/) { u
 JobFarm::~JobFarm() = default;
 
 std::vector<std::string> JobFarm::run(const std::vector<std::string>& /*jobs*/,
-                                      const std::vector<double>& /*limits*/) {
+                                      const std::vector<double>& /*limits*/,
+                                      const std::vector<double>& /*weights*/) {
   unavailable();
 }
 
