@@ -3,6 +3,7 @@
 //
 //   scan of one index       unrank, moves, play + terminal + rank of every move
 //   propagation of one      unrank, unmoves, rank of every predecessor
+//   predecessor indices     unrank, unmove_indices (the hook the solver's levels use)
 //
 // Every benchmark runs over a fixed-seed sample of positions of the 4- or 5-piece
 // tiers (the argument is the piece count; the two whole-index benchmarks also run on
@@ -196,6 +197,29 @@ void BM_PropagateIndex(benchmark::State& state) {
   report(state, sample.indices.size());
 }
 
+// What the solver's levels do for each decided index (retro/tier_solver.h, gather): unrank
+// it and rank its predecessors through the game's hook, without making them (the fast
+// path of BM_PropagateIndex). Items are indices; the counter is predecessors per index
+// (holes included).
+void BM_UnmoveIndices(benchmark::State& state) {
+  const Jungle game;
+  const Sample& sample = sample_of(static_cast<int>(state.range(0)));
+  gs::SmallVector<Index, Jungle::kMaxUnmoves> predecessors;
+  std::size_t ranked = 0;
+  for (auto _ : state) {
+    for (const Ranked& r : sample.indices) {
+      const auto pos = game.unrank(r.tier, r.index);
+      if (!pos) continue;
+      game.unmove_indices(r.tier, *pos, predecessors);
+      ranked += predecessors.size();
+      benchmark::DoNotOptimize(predecessors.begin());
+    }
+  }
+  state.counters["predecessors"] =
+      static_cast<double>(ranked) / static_cast<double>(state.iterations() * sample.indices.size());
+  report(state, sample.indices.size());
+}
+
 BENCHMARK(BM_Rank)->Arg(4)->Arg(5);
 BENCHMARK(BM_Unrank)->Arg(4)->Arg(5);
 BENCHMARK(BM_Moves)->Arg(4)->Arg(5);
@@ -205,6 +229,7 @@ BENCHMARK(BM_PlayRank)->Arg(4)->Arg(5);
 // "Estimates for larger builds"; the cells of a 6-piece tier fit in no cache, which this misses).
 BENCHMARK(BM_ScanIndex)->Arg(4)->Arg(5)->Arg(6);
 BENCHMARK(BM_PropagateIndex)->Arg(4)->Arg(5)->Arg(6);
+BENCHMARK(BM_UnmoveIndices)->Arg(4)->Arg(5)->Arg(6);
 
 }  // namespace
 
