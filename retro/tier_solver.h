@@ -40,7 +40,9 @@
 #include <atomic>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -175,21 +177,31 @@ class TierSolver {
       if (lists_) {
         // The level's cells, gathered before the threads add to the lists again. An
         // index listed for a win that was lowered since holds another code: skipped.
-        std::vector<ListedIndex> current;
-        for (auto& lists : decided_) {
-          if (lists.size() <= level) continue;
-          current.insert(current.end(), lists[level].begin(), lists[level].end());
-          std::vector<ListedIndex>().swap(lists[level]);
-        }
         // In index order, neighbouring cells are near in the tier, and so are their
         // predecessors' (those reached by a king's step share the men's part of the index),
-        // and a game may reuse what it decoded of the previous position.
-        {
-          std::vector<ListedIndex> buffer;
-          radix_sort(current, buffer, key_bits(size));
-        }
+        // and a game may reuse what it decoded of the previous position. Each thread's
+        // list is sorted and copied into place on a thread of its own: done in one piece,
+        // the gathering and sorting held the other threads idle at every level.
+        const std::size_t parts = decided_.size();
+        std::vector<std::size_t> offset(parts + 1, 0);
+        for (std::size_t t = 0; t < parts; ++t)
+          offset[t + 1] = offset[t] + (decided_[t].size() > level ? decided_[t][level].size() : 0);
+        // Not zeroed: every entry is copied in. Each list is freed once copied, and each
+        // part's sorting buffer once sorted, so the level is listed at most twice over.
+        const auto current = std::make_unique_for_overwrite<ListedIndex[]>(offset[parts]);
+        const int bits = key_bits(size);
+        parallel_for(0, parts, options_.threads, 1, [&](Index begin, Index end, int) {
+          for (Index t = begin; t < end; ++t) {
+            auto& lists = decided_[t];
+            if (lists.size() <= level) continue;
+            std::copy(lists[level].begin(), lists[level].end(), current.get() + offset[t]);
+            std::vector<ListedIndex>().swap(lists[level]);
+            std::vector<ListedIndex> buffer;
+            radix_sort(std::span(current.get() + offset[t], offset[t + 1] - offset[t]), buffer, bits);
+          }
+        });
         parallel_for(
-            0, current.size(), options_.threads, kChunk / 16, [&](Index begin, Index end, int thread) {
+            0, offset[parts], options_.threads, kChunk / 16, [&](Index begin, Index end, int thread) {
               for (Index k = begin; k < end; ++k) {
                 // The listed cells are scattered over the tier: load a few ahead.
                 if (k + kLookAhead < end) __builtin_prefetch(&cells_[current[k + kLookAhead]]);

@@ -15,6 +15,7 @@
 #include <optional>
 #include <random>
 #include <set>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -392,6 +393,14 @@ TEST(Retro, RadixSortSortsLevels) {
       std::vector<std::uint32_t> buffer;
       radix_sort(keys, buffer, bits);
       EXPECT_EQ(keys, expected) << bits << " bits, " << count << " keys";
+      // A part of a larger array, sorted in place (each thread's part of a level): an odd
+      // number of passes (1 or 3 here) copies back from the buffer; the rest is untouched.
+      std::vector<std::uint32_t> whole(count + 20);
+      for (std::uint32_t& key : whole) key = static_cast<std::uint32_t>(random() >> (64 - bits));
+      std::vector<std::uint32_t> sorted_part = whole;
+      std::sort(sorted_part.begin() + 7, sorted_part.begin() + 7 + static_cast<std::ptrdiff_t>(count));
+      radix_sort(std::span(whole.data() + 7, count), buffer, bits);
+      EXPECT_EQ(whole, sorted_part) << bits << " bits, " << count << " keys in place";
     }
   }
   EXPECT_EQ(key_bits(0), 0);
