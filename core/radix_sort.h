@@ -24,19 +24,9 @@ inline void radix_pass(const std::uint32_t* from, std::uint32_t* to, std::size_t
   for (std::size_t i = 0; i < n; ++i) to[start[(from[i] >> shift) & (kBuckets - 1)]++] = from[i];
 }
 
-// Sorts keys ascending; every key must be below 2^bits. buffer is scratch, resized to
-// keys' size (kept by the caller to save allocations).
-inline void radix_sort(std::vector<std::uint32_t>& keys, std::vector<std::uint32_t>& buffer, int bits) {
-  if (keys.size() < 2) return;
-  buffer.resize(keys.size());
-  for (int shift = 0; shift < bits; shift += kRadixDigit) {
-    radix_pass(keys.data(), buffer.data(), keys.size(), shift);
-    keys.swap(buffer);
-  }
-}
-
-// The same for keys in place (a part of a larger array): an odd number of passes ends
-// with a copy back from the buffer.
+// Sorts keys ascending in place (a whole vector, or a part of a larger array); every key
+// must be below 2^bits. buffer is scratch, resized to keys' size (kept by the caller to
+// save allocations); an odd number of passes ends with a copy back from it.
 inline void radix_sort(std::span<std::uint32_t> keys, std::vector<std::uint32_t>& buffer, int bits) {
   if (keys.size() < 2) return;
   buffer.resize(keys.size());

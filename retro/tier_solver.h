@@ -180,7 +180,7 @@ class TierSolver {
         // In index order, neighbouring cells are near in the tier, and so are their
         // predecessors' (those reached by a king's step share the men's part of the index),
         // and a game may reuse what it decoded of the previous position. Each thread's
-        // list is sorted and copied into place on a thread of its own: done in one piece,
+        // list is copied into place and sorted there on a thread of its own: done in one piece,
         // the gathering and sorting held the other threads idle at every level.
         const std::size_t parts = decided_.size();
         std::vector<std::size_t> offset(parts + 1, 0);
