@@ -1,7 +1,8 @@
 #pragma once
 // Bit sets of up to 32 squares or points: a set's members within another set packed
 // together, and back. BMI2's pext and pdep where the build targets a machine that has
-// them (GAMESOLVER_NATIVE); portable code, giving the same results, otherwise.
+// them (GAMESOLVER_NATIVE); portable code, giving the same results, otherwise: a byte at a
+// time through tables of every byte of the set within every byte of the mask.
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -34,6 +35,27 @@ struct ExtractTable {
   }
 };
 inline const ExtractTable kExtract;
+
+// deposit by bytes: [within byte][packed bits] -> the byte, the low bits of `packed` placed
+// on the members of `within` in order (64 KiB, made at start-up).
+struct DepositTable {
+  std::array<std::array<std::uint8_t, 256>, 256> spread{};
+  DepositTable() {
+    for (std::size_t within = 0; within < 256; ++within) {
+      for (std::size_t packed = 0; packed < 256; ++packed) {
+        unsigned out = 0;
+        int k = 0;
+        for (int t = 0; t < 8; ++t) {
+          if ((within >> t & 1U) == 0) continue;
+          if ((packed >> k & 1U) != 0) out |= 1U << t;
+          ++k;
+        }
+        spread[within][packed] = static_cast<std::uint8_t>(out);
+      }
+    }
+  }
+};
+inline const DepositTable kDeposit;
 #endif
 
 // The members of `set` within `within` packed together (bit i: whether the i-th member
@@ -53,14 +75,18 @@ inline std::uint32_t extract(std::uint32_t set, std::uint32_t within) {
 }
 
 // The inverse of extract: bit i of `packed` placed on the i-th member of `within`, as
-// pdep does (a loop over the packed bits without BMI2).
+// pdep does. Without BMI2, a byte of `within` at a time, each taking as many of the packed
+// bits as it has members: four table loads and no branch on the bits, where a loop over
+// the packed bits mispredicted at every member.
 inline std::uint32_t deposit(std::uint32_t packed, std::uint32_t within) {
 #ifdef __BMI2__
   return _pdep_u32(packed, within);
 #else
   std::uint32_t out = 0;
-  for (; packed != 0 && within != 0; packed >>= 1, within &= within - 1) {
-    if ((packed & 1U) != 0) out |= within & (~within + 1);
+  for (int shift = 0; shift < 32; shift += 8) {
+    const std::uint32_t byte = within >> shift & 0xFFU;
+    out |= static_cast<std::uint32_t>(kDeposit.spread[byte][packed & 0xFFU]) << shift;
+    packed >>= std::popcount(byte);
   }
   return out;
 #endif

@@ -358,16 +358,17 @@ TEST(MorrisBattery, NextSubsetStepsInColexOrder) {
 }
 
 // extract packs a set's points within another set, deposit puts them back (pext and
-// pdep in a native build, tables and loops in a portable one): checked against a
-// point-by-point definition on random sets of the 24-point board.
+// pdep in a native build, tables in a portable one): checked against a point-by-point
+// definition on random sets of the 24-point board and of checkers' 32 squares.
 TEST(MorrisBattery, ExtractAndDepositAreInverses) {
   std::mt19937 random(static_cast<std::mt19937::result_type>(kSeed + 7));
-  for (int trial = 0; trial < 20000; ++trial) {
-    const auto within = static_cast<std::uint32_t>(random() & 0xFFFFFFU);
+  for (int trial = 0; trial < 40000; ++trial) {
+    const std::uint32_t board = trial % 2 == 0 ? 0xFFFFFFU : 0xFFFFFFFFU;
+    const auto within = static_cast<std::uint32_t>(random() & board);
     const auto set = static_cast<std::uint32_t>(random() & within);
     std::uint32_t packed = 0;
     int k = 0;
-    for (int point = 0; point < 24; ++point) {
+    for (int point = 0; point < 32; ++point) {
       if ((within >> point & 1U) == 0) continue;
       if ((set >> point & 1U) != 0) packed |= 1U << k;
       ++k;
