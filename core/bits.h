@@ -15,47 +15,32 @@
 namespace gs {
 
 #ifndef __BMI2__
-// extract by bytes: [within byte][set byte] (64 KiB, made at start-up: too long a loop
-// for a compiler's constant evaluation).
-struct ExtractTable {
+// Both directions by bytes, made at start-up in one loop (128 KiB: too long a loop for a
+// compiler's constant evaluation): packed[within][set] is extract's byte, the members of
+// `set` within `within` packed together; spread[within][bits] is deposit's, the low bits
+// of `bits` placed on the members of `within` in order.
+struct ByteTables {
   std::array<std::array<std::uint8_t, 256>, 256> packed{};
-  ExtractTable() {
-    for (std::size_t within = 0; within < 256; ++within) {
-      for (std::size_t set = 0; set < 256; ++set) {
-        unsigned out = 0;
-        int k = 0;
-        for (int t = 0; t < 8; ++t) {
-          if ((within >> t & 1U) == 0) continue;
-          if ((set >> t & 1U) != 0) out |= 1U << k;
-          ++k;
-        }
-        packed[within][set] = static_cast<std::uint8_t>(out);
-      }
-    }
-  }
-};
-inline const ExtractTable kExtract;
-
-// deposit by bytes: [within byte][packed bits] -> the byte, the low bits of `packed` placed
-// on the members of `within` in order (64 KiB, made at start-up).
-struct DepositTable {
   std::array<std::array<std::uint8_t, 256>, 256> spread{};
-  DepositTable() {
+  ByteTables() {
     for (std::size_t within = 0; within < 256; ++within) {
-      for (std::size_t packed = 0; packed < 256; ++packed) {
-        unsigned out = 0;
-        int k = 0;
+      for (std::size_t value = 0; value < 256; ++value) {
+        unsigned pack = 0;
+        unsigned place = 0;
+        int k = 0;  // the members of `within` below t
         for (int t = 0; t < 8; ++t) {
           if ((within >> t & 1U) == 0) continue;
-          if ((packed >> k & 1U) != 0) out |= 1U << t;
+          if ((value >> t & 1U) != 0) pack |= 1U << k;
+          if ((value >> k & 1U) != 0) place |= 1U << t;
           ++k;
         }
-        spread[within][packed] = static_cast<std::uint8_t>(out);
+        packed[within][value] = static_cast<std::uint8_t>(pack);
+        spread[within][value] = static_cast<std::uint8_t>(place);
       }
     }
   }
 };
-inline const DepositTable kDeposit;
+inline const ByteTables kBytes;
 #endif
 
 // The members of `set` within `within` packed together (bit i: whether the i-th member
@@ -67,7 +52,7 @@ inline std::uint32_t extract(std::uint32_t set, std::uint32_t within) {
   std::uint32_t out = 0;
   int shift = 0;
   for (; within != 0; set >>= 8, within >>= 8) {
-    out |= static_cast<std::uint32_t>(kExtract.packed[within & 0xFFU][set & 0xFFU]) << shift;
+    out |= static_cast<std::uint32_t>(kBytes.packed[within & 0xFFU][set & 0xFFU]) << shift;
     shift += std::popcount(within & 0xFFU);
   }
   return out;
@@ -85,7 +70,7 @@ inline std::uint32_t deposit(std::uint32_t packed, std::uint32_t within) {
   std::uint32_t out = 0;
   for (int shift = 0; shift < 32; shift += 8) {
     const std::uint32_t byte = within >> shift & 0xFFU;
-    out |= static_cast<std::uint32_t>(kDeposit.spread[byte][packed & 0xFFU]) << shift;
+    out |= static_cast<std::uint32_t>(kBytes.spread[byte][packed & 0xFFU]) << shift;
     packed >>= std::popcount(byte);
   }
   return out;
