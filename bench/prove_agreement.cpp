@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <exception>
@@ -37,7 +38,6 @@
 namespace {
 
 namespace fs = std::filesystem;
-using gs::Index;
 using gs::Tier;
 using gs::Value;
 using gs::jungle::Jungle;
