@@ -6,6 +6,7 @@
 //
 //   prove_agreement --full D4 --small D3 --pieces 4 [--count 200] [--draws 40] [--seed 1]
 //                   [--prover-nodes 2000] [--workers 1] [--seconds 0] [--check-nodes 100000]
+//                   [--job-memory 16]
 //
 // D4 holds `gamesolver build jungle --pieces 4`, D3 `... --pieces 3`. The sample: a
 // random tier of the piece count, then a random index of it, positions whose game is over
@@ -92,6 +93,7 @@ int run(int argc, char** argv) {
   int workers = 1;
   std::uint64_t check_nodes = 100000;
   double seconds = 0;
+  std::uint64_t job_mib = 16;
   app.add_option("--full", full_dir, "databases up to --pieces (the truth)")->required();
   app.add_option("--small", small_dir, "databases up to --pieces - 1 (the manager's leaves)")->required();
   app.add_option("--pieces", pieces, "pieces of every sampled position")->check(CLI::Range(3, 6));
@@ -100,7 +102,10 @@ int run(int argc, char** argv) {
   app.add_option("--seed", seed, "the sample's random seed");
   app.add_option("--prover-nodes", prover_nodes, "nodes per back-end job")->check(CLI::Range(1, 1 << 30));
   app.add_option("--workers", workers, "back-end provers side by side")->check(CLI::Range(1, 1024));
-  app.add_option("--check-nodes", check_nodes, "the checker's nodes per back-end answer");
+  app.add_option("--check-nodes", check_nodes,
+                 "the checker's nodes per back-end answer (positions per closure answer)");
+  app.add_option("--job-memory", job_mib, "MiB per job: its search tables, or a stuck job's closure")
+      ->check(CLI::Range(1, 1 << 20));
   app.add_option("--seconds", seconds, "each position's run at most (0: until answered)")
       ->check(CLI::Range(0.0, 1e9));
   CLI11_PARSE(app, argc, argv);
@@ -120,7 +125,7 @@ int run(int argc, char** argv) {
   options.workers = workers;
   options.prover_seconds = 0;  // nodes only: reproducible
   options.prover_nodes = prover_nodes;
-  options.job_memory = std::uint64_t{16} << 20;
+  options.job_memory = job_mib << 20;
   options.seconds = seconds;
 
   const fs::path dir = fs::temp_directory_path() / fmt::format("prove_agreement.{}", ::getpid());
@@ -135,6 +140,8 @@ int run(int argc, char** argv) {
   std::uint64_t job_nodes = 0;
   std::uint64_t tree_nodes = 0;
   std::uint64_t checked = 0;
+  std::uint64_t confirmed = 0;
+  std::uint64_t unconfirmed = 0;
   double proving = 0;
   double most_seconds = 0;
   const auto start = std::chrono::steady_clock::now();
@@ -166,6 +173,8 @@ int run(int argc, char** argv) {
     const gs::prove::Store store(file, false);
     const gs::prove::CheckSummary check = gs::prove::check_store(game, &small, store, check_nodes);
     checked += check.nodes;
+    confirmed += check.confirmed;
+    unconfirmed += check.unconfirmed;
     if (!check.ok()) {
       ++failed_checks;
       fmt::print("CHECK FAILED: {}: {}\n", game.position_text(pos), check.errors.front());
@@ -183,9 +192,10 @@ int run(int argc, char** argv) {
   fmt::print(
       "{} positions of {} pieces ({} draws), seed {}, {}-node jobs, {} worker(s): {} agree ({} of them "
       "draws), "
-      "{} disagree, {} unanswered; checker: {} stores with {} nodes, {} failed\n",
+      "{} disagree, {} unanswered; checker: {} stores with {} nodes, {} failed, back-end answers {} "
+      "confirmed and {} unconfirmed\n",
       positions.size(), pieces, drawn, seed, prover_nodes, workers, agreed, drawn_agreed, wrong, unanswered,
-      positions.size(), checked, failed_checks);
+      positions.size(), checked, failed_checks, confirmed, unconfirmed);
   fmt::print(
       "proving: {:.1f} s ({:.2f} s a position, at most {:.1f}), {} jobs, {} job nodes, {} tree nodes; "
       "{:.1f} s wall with the checks\n",

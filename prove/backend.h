@@ -9,8 +9,9 @@
 // settle the node) df-pn with the other half on the easy question, "win?" where the
 // heuristic score is positive, "at least a draw?" otherwise, and where one answer was
 // found without settling the outcome, df-pn on the other question too. An easy job runs
-// df-pn on the question the stored score makes easy; a stuck or retry job on the job's
-// question.
+// df-pn on the question the stored score makes easy; a retry job on the job's question; a
+// stuck job the closure prover (prove/closure.h) with its budget in positions, and where
+// the region does not close within it, df-pn on the job's question.
 //
 // A worker may keep its search tables from job to job (Tables): what one job proved, the
 // next finds, so the work of a job that ends unanswered is not lost to its children's.
@@ -25,6 +26,7 @@
 
 #include "core/game.h"
 #include "db/database.h"
+#include "prove/closure.h"
 #include "prove/job.h"
 #include "prove/report.h"
 #include "search/alpha_beta.h"
@@ -115,8 +117,7 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
   };
   auto open = [&] { return result.answer[kWin] == kUnknown && !(result.answer[kDraw] == kNo); };
   // df-pn on one question.
-  auto df_pn = [&](Question q, double share) {
-    const search::SearchOptions o = options(share);
+  auto df_pn = [&](Question q, const search::SearchOptions& o) {
     search::SearchStats stats;
     search::Limits limits(o, "prove");
     search::DfPn<G> search(game, database, o, stats, limits, tables != nullptr ? &tables->proofs : nullptr);
@@ -151,16 +152,35 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
       result.score = heuristic(game, probes, pos, prove.eval_depth, -kProvenScore - 1, kProvenScore + 1);
       result.scored = true;
       // df-pn on the question the score makes easy, the other half of the budget.
-      if (open()) df_pn(result.score > 0 || result.answer[kDraw] == kYes ? kWin : kDraw, 0.5);
+      if (open()) df_pn(result.score > 0 || result.answer[kDraw] == kYes ? kWin : kDraw, options(0.5));
       // One answer found ("win?" no, or "at least a draw?" yes): the other, so that the
       // node's value is settled before the front end expands it.
       const bool one = result.answer[kWin] != kUnknown || result.answer[kDraw] != kUnknown;
-      if (one && !settled(result.answer)) df_pn(result.answer[kWin] == kUnknown ? kWin : kDraw, 0.5);
+      if (one && !settled(result.answer)) df_pn(result.answer[kWin] == kUnknown ? kWin : kDraw, options(0.5));
     }
   } else if (job.kind == JobSpec::kEasy) {
-    df_pn(job.score > 0 ? kWin : kDraw, 1.0);
+    df_pn(job.score > 0 ? kWin : kDraw, options(1.0));
+  } else if (job.kind == JobSpec::kStuck) {
+    // A cycle of the tree keeps the target open: the region around it closed and solved
+    // where it fits the budget (a draw a search cannot reach), else df-pn. Each has the
+    // job's nodes (the closure counts positions) and half its time.
+    search::Databases<G> probes(game, database);
+    ClosureLimits limits;
+    limits.positions = prove.prover_nodes * job.budget;
+    limits.bytes = prove.job_memory;
+    limits.seconds = prove.prover_seconds * 0.5 * static_cast<double>(job.budget);
+    const ClosureResult closure = close_region(game, probes, pos, limits);
+    result.nodes += closure.positions;
+    if (closure.outcome) {
+      answer(kWin, *closure.outcome == Outcome::kWin, "closure");
+      answer(kDraw, *closure.outcome != Outcome::kLoss, "closure");
+    } else {
+      search::SearchOptions o = options(0.5);
+      o.max_nodes = prove.prover_nodes * job.budget;
+      df_pn(job.question, o);
+    }
   } else {
-    df_pn(job.question, 1.0);
+    df_pn(job.question, options(1.0));
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;

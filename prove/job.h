@@ -16,10 +16,10 @@ namespace gs::prove {
 
 struct JobSpec {
   // kFull: alpha-beta, then df-pn on the easy question (the node was never tried);
-  // kEasy: df-pn on the question its heuristic score makes easy; kStuck: df-pn on the
-  // target's open question (a cycle of the tree keeps it open); kRetry: df-pn on the
-  // question the front end asks of a leaf whose earlier jobs failed, with a budget that
-  // doubles each time.
+  // kEasy: df-pn on the question its heuristic score makes easy; kStuck: the closure
+  // prover, then df-pn on the target's open question (a cycle of the tree keeps it
+  // open); kRetry: df-pn on the question the front end asks of a leaf whose earlier jobs
+  // failed, with a budget that doubles each time.
   enum Kind : std::uint8_t { kFull = 0, kEasy = 1, kStuck = 2, kRetry = 3 };
   Kind kind = kFull;
   Question question = kWin;

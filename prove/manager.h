@@ -12,8 +12,11 @@
 //   it yes; "at least a draw?" is yes when some child answers "win?" no, and no when
 //   every child answers it yes. Every one of these answers is a property of the position
 //   alone (a back-end search starts with an empty history at the node, and its root's
-//   answer, repetitions inside its own search included, is the position's value), and the
-//   front end itself never uses a repetition: a cycle in the tree proves nothing.
+//   answer, repetitions inside its own search included, is the position's value). The
+//   front end proves a win or a loss only through ends of the game (no answer of those
+//   rests on itself round a cycle); where the tree's search is stuck on a cycle whose
+//   leaves are all settled, a fixpoint over the tree's graph gives the draws that the
+//   cycle holds (close_cycles(), source "cycle").
 // - Heuristic threshold T: a node whose heuristic score (a shallow search over the
 //   game's evaluation and the databases) is at least T is a likely win, at most -T a
 //   likely loss. A likely node is not expanded at T: the back end tries to prove the
@@ -110,6 +113,7 @@ class Manager {
     if (const auto stored = store_.meta("threshold")) threshold_ = std::stoi(*stored);
     if (const auto stored = store_.meta("seq")) seq_ = std::stoll(*stored);
     if (const auto stored = store_.meta("stuck")) stuck_ = std::stoi(*stored);
+    if (const auto stored = store_.meta("effort")) effort_ = std::stod(*stored);
     load();
     // The targets: the seed line's positions from its last back to the root.
     std::vector<Position> line{root};
@@ -187,12 +191,23 @@ class Manager {
           expand(leaf);
         }
       }
-      if (leaves.empty()) {
+      if (leaves.empty() && close_cycles() > 0) {
         // Every leaf is settled or assumed, yet the target is not: a cycle of the tree
-        // (a repetition) keeps it open. The back end, which handles repetitions, is
-        // asked about the target itself with a budget that doubles each time.
+        // (a repetition) kept it open, and the tree's own fixpoint settled nodes on it.
+        propagate();
+        commit();
+        ++summary.passes;
+        continue;
+      }
+      if (leaves.empty() || (nodes_[node].stored.expanded && effort_ >= static_cast<double>(stuck_budget()))) {
+        // The fixpoint settles nothing (an assumed leaf is on the way out of the cycle),
+        // or the tree's jobs since the last such job used as much as the next will (a
+        // draw whose repetitions keep the tree growing without ever blocking it): the
+        // back end, which handles repetitions, is asked about the target itself with a
+        // budget that doubles each time.
+        effort_ = 0;
         at.push_back(node);
-        jobs.push_back(job_of(node, JobSpec::kStuck, question, 1ULL << std::min(stuck_, 30)));
+        jobs.push_back(job_of(node, JobSpec::kStuck, question, stuck_budget()));
         ++stuck_;
         meta_["stuck"] = std::to_string(stuck_);
       }
@@ -201,6 +216,7 @@ class Manager {
         fail("the back end answered {} jobs of {}", results.size(), jobs.size());
       for (std::size_t i = 0; i < jobs.size(); ++i) {
         apply(at[i], jobs[i], results[i]);
+        if (jobs[i].kind != JobSpec::kStuck) effort_ += effort_of(results[i]);
         ++summary.jobs;
         summary.job_nodes += results[i].nodes;
         summary.job_seconds += results[i].seconds;
@@ -439,6 +455,76 @@ class Manager {
     }
   }
 
+  // Draws held by a repetition in the tree's own graph: the answers "win?" no and "at
+  // least a draw?" yes that the tree's cycles give, once every leaf around them is
+  // settled. A least fixpoint marks what could still come out the other way: "win?" may
+  // be yes at a node answered yes, or open and unexpanded, or expanded with a child whose
+  // "at least a draw?" may be no; "at least a draw?" may be no at a node answered no, or
+  // open and unexpanded, or expanded with every child's "win?" possibly yes (the game's
+  // ends fixed, assumed likely results counting as open). An open question the fixpoint
+  // does not mark is settled, from "cycle": the side to move's opponent can keep the
+  // game among such answers for ever, or lead it to a settled one that holds, and
+  // endless play is a draw (as in the databases). Returns how many answers it settled.
+  std::size_t close_cycles() {
+    const std::size_t count = nodes_.size();
+    // may[2 * node + q]: q's contrary answer ("win?" yes, "at least a draw?" no) is
+    // still possible. waiting: the children whose "win?" is not yet possibly yes.
+    std::vector<char> may(2 * count, 0);
+    std::vector<std::uint32_t> waiting(count, 0);
+    std::vector<std::pair<int, Question>> work;
+    auto mark = [&](int at, Question q) {
+      char& m = may[2 * static_cast<std::size_t>(at) + q];
+      if (m != 0) return;
+      m = 1;
+      work.emplace_back(at, q);
+    };
+    for (std::size_t i = 0; i < count; ++i) {
+      const int at = static_cast<int>(i);
+      const StoredNode& s = nodes_[i].stored;
+      const bool open_leaf = !s.expanded;
+      if (s.answer[kWin] == kYes || (s.answer[kWin] == kUnknown && open_leaf)) mark(at, kWin);
+      if (s.answer[kDraw] == kNo || (s.answer[kDraw] == kUnknown && open_leaf)) mark(at, kDraw);
+      if (open_leaf) continue;
+      for (const Child& child : nodes_[i].children) {
+        if (child.node >= 0) {
+          ++waiting[i];
+        } else {
+          if (child.fixed[kDraw] == kNo && s.answer[kWin] == kUnknown) mark(at, kWin);
+          if (child.fixed[kWin] == kNo) ++waiting[i];  // a game over that is no win: never possibly yes
+        }
+      }
+      if (waiting[i] == 0 && s.answer[kDraw] == kUnknown) mark(at, kDraw);
+    }
+    while (!work.empty()) {
+      const auto [at, q] = work.back();
+      work.pop_back();
+      // One entry per move into this node, as its parents' children count them.
+      for (const int parent : nodes_[at].parents) {
+        const StoredNode& p = nodes_[parent].stored;
+        if (q == kDraw) {
+          if (p.answer[kWin] == kUnknown) mark(parent, kWin);
+        } else if (--waiting[static_cast<std::size_t>(parent)] == 0 && p.answer[kDraw] == kUnknown) {
+          mark(parent, kDraw);
+        }
+      }
+    }
+    std::size_t settled = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      const StoredNode& s = nodes_[i].stored;
+      if (!s.expanded) continue;
+      const int at = static_cast<int>(i);
+      if (s.answer[kWin] == kUnknown && may[2 * i + kWin] == 0) {
+        settle(at, kWin, kNo, "cycle");
+        ++settled;
+      }
+      if (s.answer[kDraw] == kUnknown && may[2 * i + kDraw] == 0) {
+        settle(at, kDraw, kYes, "cycle");
+        ++settled;
+      }
+    }
+    return settled;
+  }
+
   // Proof and disproof numbers of a node's question, for its side to move, under the
   // threshold's assumptions; memoized for one pick (stamp_).
   Numbers numbers_of(int at, Question q) {
@@ -493,6 +579,18 @@ class Manager {
       steps = (least + 1 - threshold_ + step - 1) / step;
     threshold_ += steps * step;
     meta_["threshold"] = std::to_string(threshold_);
+  }
+
+  // The next stuck job's budget, a multiple of a job's: it doubles each time.
+  [[nodiscard]] std::uint64_t stuck_budget() const { return std::uint64_t{1} << std::min(stuck_, 30); }
+
+  // What a job used, in units of a job's budget (nodes where jobs have a node budget, else
+  // seconds); 0 where jobs have no budget, so that no stuck job comes due.
+  [[nodiscard]] double effort_of(const JobAnswer& result) const {
+    if (options_.prover_nodes > 0)
+      return static_cast<double>(result.nodes) / static_cast<double>(options_.prover_nodes);
+    if (options_.prover_seconds > 0) return result.seconds / options_.prover_seconds;
+    return 0;
   }
 
   // The most-proving leaf below a node that a pass may work on, or -1; `asked` is the
@@ -710,6 +808,7 @@ class Manager {
       n.dirty = false;
     }
     meta_["threshold"] = std::to_string(threshold_);
+    meta_["effort"] = fmt::format("{}", effort_);
     ProveSummary state;
     fill_state(state);
     meta_["view"] = encode_view(state, best_line(kViewLine));
@@ -767,6 +866,7 @@ class Manager {
   std::int32_t threshold_ = 20;
   std::int64_t seq_ = 0;
   int stuck_ = 0;
+  double effort_ = 0;  // the tree's jobs since the last stuck job, in units of a job's budget
   std::map<std::string, std::string> meta_;
   JobRunner runner_;
   std::vector<std::unique_ptr<Tables>> tables_;  // each worker's, where they are kept

@@ -10,7 +10,7 @@
 //                       was retried on it, and per binary question
 //                       ("win?", "at least a draw?") the answer (-1 unknown, 0 no, 1 yes),
 //                       where it came from (rules, database, alphabeta, df-pn, tree,
-//                       implied) and its sequence number (the order answers were found in,
+//                       implied, cycle) and its sequence number (the order answers were found in,
 //                       which the checker uses to refuse circular support) and a back
 //                       end's proof and disproof numbers (0 and 0: none). A store written
 //                       before the retries or the numbers read 0 for them; a writer adds

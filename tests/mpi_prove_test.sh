@@ -34,7 +34,7 @@ die() {
 
 "$bin" build jungle --pieces 3 --data "$work/data" --quiet >/dev/null
 position="7/2e4/7/3d3/7/7/R1T4 w"
-options=(--data "$work/data" --prover-time 0 --prover-nodes 1000 --memory 0.125)
+options=(--data "$work/data" --prover-time 0 --prover-nodes 100 --memory 0.125)
 dump() {
   sqlite3 "$1" "SELECT * FROM nodes ORDER BY key"
   sqlite3 "$1" "SELECT * FROM meta ORDER BY name"

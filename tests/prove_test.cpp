@@ -4,15 +4,17 @@
 // - The store: a second writer is refused while the first holds the lock; the state
 //   survives closing and reopening.
 // - Random cyclic graphs (tests/graph_game.h): every node proven with a back end too
-//   small to answer alone, so the front end's tree, its thresholds and the stuck path
-//   (a repetition keeps the tree open) all work; the answers agree with the brute-force
-//   fixpoint, draws by repetition included. The checker passes every store.
+//   small to answer alone, so the front end's tree, its thresholds, the fixpoint over
+//   its cycles and the stuck path (a repetition keeps the tree open and the fixpoint
+//   settles nothing) all work; the answers agree with the brute-force fixpoint, draws by
+//   repetition included. The checker passes every store.
 // - Jungle: three-piece positions one piece above the two-piece databases agree with the
 //   databases (Slow: 200 of them, 40 draws).
 // - The checker catches a store whose answers were changed.
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -27,10 +29,12 @@
 #include "games/jungle/jungle.h"
 #include "prove/backend.h"
 #include "prove/checker.h"
+#include "prove/closure.h"
 #include "prove/job.h"
 #include "prove/manager.h"
 #include "prove/store.h"
 #include "prove/view.h"
+#include "search/databases.h"
 #include "search/key.h"
 #include "search/report.h"
 #include "tests/brute_force.h"
@@ -168,6 +172,9 @@ TEST(ProveGraph, AgreesWithRetrogradeAnalysis) {
   int with_jobs = 0;
   int tree = 0;     // answers found by the front end
   int backend = 0;  // and by the back end
+  int cycle = 0;    // and by the fixpoint over the tree's cycles
+  int stuck = 0;    // runs that gave a stuck target to the back end
+  int closure = 0;  // answers of the closure prover on stuck targets
   for (int g = 0; g < 24; ++g) {
     const GraphGame game(test::random_graph(random, 14, 6));
     const auto truth = test::brute_force(game, {0}, 1).codes.at(0);
@@ -189,10 +196,13 @@ TEST(ProveGraph, AgreesWithRetrogradeAnalysis) {
       ASSERT_EQ(summary.answer, outcome_text(value)) << "graph " << g << " node " << int{n};
       with_jobs += summary.jobs > 0 ? 1 : 0;
       const prove::Store store(file, false);
+      stuck += store.meta("stuck").has_value() ? 1 : 0;
       for (const prove::StoredNode& node : store.nodes()) {
         for (const std::string& source : node.source) {
           tree += source == "tree" ? 1 : 0;
           backend += source == "df-pn" || source == "alphabeta" ? 1 : 0;
+          cycle += source == "cycle" ? 1 : 0;
+          closure += source == "closure" ? 1 : 0;
         }
       }
       const prove::CheckSummary check = prove::check_store(game, nullptr, store, 100000);
@@ -204,7 +214,46 @@ TEST(ProveGraph, AgreesWithRetrogradeAnalysis) {
   EXPECT_GT(with_jobs, 60);
   EXPECT_GT(tree, 100);
   EXPECT_GT(backend, 25);
-  fmt::print("{} draws; answers from the tree {}, from the back end {}\n", draws, tree, backend);
+  EXPECT_GT(cycle, 10);
+  EXPECT_GT(stuck, 0);
+  EXPECT_GT(closure, 0);
+  fmt::print(
+      "{} draws; answers from the tree {}, from the back end {}, from cycles {}, from closures {}; {} runs "
+      "stuck\n",
+      draws, tree, backend, cycle, closure, stuck);
+}
+
+// The closure prover (prove/closure.h) and the checker's value iteration
+// (region_outcome) solve every node of random cyclic graphs as the brute-force fixpoint
+// does; a region larger than the limit, or than the checker's budget, gives no answer.
+TEST(ProveClosure, AgreesWithRetrogradeAnalysis) {
+  std::mt19937_64 random(11);
+  int draws = 0;
+  int limited = 0;
+  for (int g = 0; g < 24; ++g) {
+    const GraphGame game(test::random_graph(random, 14, 6));
+    const auto truth = test::brute_force(game, {0}, 1).codes.at(0);
+    search::Databases<GraphGame> probes(game, nullptr);
+    for (std::uint8_t n = 0; n < game.graph().size(); ++n) {
+      const GraphGame::Position pos{n};
+      if (game.terminal(pos)) continue;
+      const Outcome expected = Value::from_code(truth[n]).outcome();
+      draws += expected == Outcome::kDraw ? 1 : 0;
+      const prove::ClosureResult closure = prove::close_region(game, probes, pos, {});
+      ASSERT_TRUE(closure.outcome.has_value());
+      EXPECT_EQ(*closure.outcome, expected) << "graph " << g << " node " << int{n};
+      EXPECT_EQ(prove::region_outcome(game, nullptr, pos, 1000), std::optional<Outcome>(expected));
+      if (closure.positions > 1) {
+        ++limited;
+        prove::ClosureLimits limits;
+        limits.positions = closure.positions - 1;
+        EXPECT_FALSE(prove::close_region(game, probes, pos, limits).outcome.has_value());
+        EXPECT_FALSE(prove::region_outcome(game, nullptr, pos, closure.positions - 1).has_value());
+      }
+    }
+  }
+  EXPECT_GT(draws, 10);
+  EXPECT_GT(limited, 100);
 }
 
 // A worker's kept tables carry results from job to job: jobs from every node of random
@@ -229,7 +278,7 @@ TEST(ProveJobs, KeptTablesCarryResultsToTheNextJob) {
         const Value value = Value::from_code(truth[n]);
         for (const prove::Question q : {prove::kWin, prove::kDraw}) {
           prove::JobSpec job;
-          job.kind = prove::JobSpec::kStuck;
+          job.kind = prove::JobSpec::kRetry;  // df-pn on the question (a stuck job tries the closure first)
           job.question = q;
           const prove::JobAnswer first = prove::run_job(game, nullptr, options, pos, job, &tables);
           ASSERT_EQ(first.answer[q], prove::answer_for(value, q))
@@ -662,6 +711,12 @@ TEST(ProveJungle, CheckerCatchesACorruptedStore) {
        {"UPDATE nodes SET win = 1 - win WHERE win >= 0 AND win_source = 'tree'",
         "UPDATE nodes SET win = 1 - win WHERE win >= 0 AND win_source = 'database'",
         "UPDATE nodes SET win_seq = 0 WHERE win_source = 'tree'",
+        // Losses passed off as draws that a cycle holds (win? no from a cycle is true
+        // there: every child is the opponent's win), and a win from a cycle.
+        "UPDATE nodes SET draw = 1, draw_source = 'cycle', win_source = 'cycle' WHERE draw = 0",
+        "UPDATE nodes SET win_source = 'cycle' WHERE win = 1",
+        // An answer passed off as the closure prover's, the other way round.
+        "UPDATE nodes SET win = 1 - win, win_source = 'closure' WHERE win >= 0 AND win_source = 'database'",
         "UPDATE nodes SET position = '7/7/7/2rd3/7/4E2/7 w' WHERE key = (SELECT MIN(key) FROM nodes)"}) {
     const fs::path copy = dir.path() / "copy.db";
     fs::remove(copy);
@@ -680,6 +735,13 @@ TEST(ProveJungle, CheckerCatchesACorruptedStore) {
     const prove::Store store(copy, false);
     const prove::CheckSummary check = prove::check_store(data.game, data.database.get(), store, 1000000);
     EXPECT_FALSE(check.ok()) << sql;
+    for (const std::string source : {"cycle", "closure"}) {
+      if (std::string(sql).find("'" + source + "'") == std::string::npos) continue;
+      // Refused by the check of that source itself, not only by answers resting on it.
+      EXPECT_TRUE(std::any_of(check.errors.begin(), check.errors.end(), [&](const std::string& e) {
+        return e.find("(" + source + ")") != std::string::npos;
+      })) << sql;
+    }
   }
 }
 
