@@ -199,7 +199,8 @@ class Manager {
         ++summary.passes;
         continue;
       }
-      if (leaves.empty() || (nodes_[node].stored.expanded && effort_ >= static_cast<double>(stuck_budget()))) {
+      if (leaves.empty() ||
+          (nodes_[node].stored.expanded && effort_ >= static_cast<double>(stuck_budget()))) {
         // The fixpoint settles nothing (an assumed leaf is on the way out of the cycle),
         // or the tree's jobs since the last such job used as much as the next will (a
         // draw whose repetitions keep the tree growing without ever blocking it): the
