@@ -334,7 +334,9 @@ CommandLine::CommandLine(CLI::App& app) {
                    "--prover-time, a job not answered within 3 x its time plus this goes to another rank too")
       ->capture_default_str()
       ->check(number_in(0.5, 1e6));
-  prove->add_option("--check-nodes", command_.prove.check_nodes, "the checker's nodes per back-end answer")
+  prove
+      ->add_option("--check-nodes", command_.prove.check_nodes,
+                   "the checker's nodes per back-end answer (positions per closure answer)")
       ->capture_default_str();
   prove->add_flag("--json", command_.json, "JSON output");
   select(prove);
