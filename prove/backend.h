@@ -54,7 +54,11 @@ inline std::int32_t score_of_value(Value value) {
   return 0;
 }
 
-// A worker's search tables, kept from job to job: half of the job's memory each.
+// A worker's search tables, kept from job to job, take this part of the job's memory; a
+// stuck job's closure (prove/closure.h) has the rest.
+inline std::uint64_t kept_tables_bytes(std::uint64_t job_memory) { return job_memory / 2; }
+
+// A worker's search tables, kept from job to job: half of their memory each.
 struct Tables {
   explicit Tables(std::uint64_t bytes) : bounds(bytes / 2), proofs(bytes / 2) {}
   search::BoundTable bounds;
@@ -167,7 +171,8 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
     search::Databases<G> probes(game, database);
     ClosureLimits limits;
     limits.positions = prove.prover_nodes * job.budget;
-    limits.bytes = prove.job_memory;
+    limits.bytes =
+        tables != nullptr ? prove.job_memory - kept_tables_bytes(prove.job_memory) : prove.job_memory;
     limits.seconds = prove.prover_seconds * 0.5 * static_cast<double>(job.budget);
     const ClosureResult closure = close_region(game, probes, pos, limits);
     result.nodes += closure.positions;

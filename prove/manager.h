@@ -651,7 +651,7 @@ class Manager {
     std::vector<JobAnswer> results(jobs.size());
     if (options_.keep_tables && tables_.empty()) {
       for (int w = 0; w < std::max(options_.workers, 1); ++w)
-        tables_.push_back(std::make_unique<Tables>(options_.job_memory));
+        tables_.push_back(std::make_unique<Tables>(kept_tables_bytes(options_.job_memory)));
     }
     if (tables_.empty()) {
       parallel_for(0, jobs.size(), options_.workers, 1, [&](std::uint64_t begin, std::uint64_t end, int) {

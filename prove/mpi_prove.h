@@ -69,7 +69,7 @@ bool prove_with_mpi(const G& game, db::Database* database, ProveOptions options,
   if (options.prover_seconds <= 0) farm_options.learned_limit = kLearnedLimit;
   if (!session.manager()) {
     std::unique_ptr<Tables> tables;
-    if (options.keep_tables) tables = std::make_unique<Tables>(options.job_memory);
+    if (options.keep_tables) tables = std::make_unique<Tables>(kept_tables_bytes(options.job_memory));
     dist::serve_jobs(session, farm_options, [&](const std::string& text) {
       const JobSpec job = decode_job(text);
       return encode(run_job(game, database, options, game.parse_position(job.position), job, tables.get()));
