@@ -11,7 +11,8 @@
 // found without settling the outcome, df-pn on the other question too. An easy job runs
 // df-pn on the question the stored score makes easy; a retry job on the job's question; a
 // stuck job the closure prover (prove/closure.h) with its budget in positions, and where
-// the region does not close within it, df-pn on the job's question.
+// the region does not close within it, df-pn on the job's question (df-pn alone where the
+// manager says an earlier closure of the position ran out of the memory this one has).
 //
 // A worker may keep its search tables from job to job (Tables): what one job proved, the
 // next finds, so the work of a job that ends unanswered is not lost to its children's.
@@ -167,20 +168,28 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
   } else if (job.kind == JobSpec::kStuck) {
     // A cycle of the tree keeps the target open: the region around it closed and solved
     // where it fits the budget (a draw a search cannot reach), else df-pn. Each has the
-    // job's nodes (the closure counts positions) and half its time.
-    search::Databases<G> probes(game, database);
+    // job's nodes (the closure counts positions) and half its time; df-pn has all of it
+    // where an earlier closure of the target ran out of as much memory as this one has.
     ClosureLimits limits;
     limits.positions = prove.prover_nodes * job.budget;
     limits.bytes =
         tables != nullptr ? prove.job_memory - kept_tables_bytes(prove.job_memory) : prove.job_memory;
     limits.seconds = prove.prover_seconds * 0.5 * static_cast<double>(job.budget);
-    const ClosureResult closure = close_region(game, probes, pos, limits);
-    result.nodes += closure.positions;
+    const bool hopeless =
+        job.closure_failed_bytes != 0 && limits.bytes != 0 && limits.bytes <= job.closure_failed_bytes;
+    ClosureResult closure;
+    if (!hopeless) {
+      search::Databases<G> probes(game, database);
+      closure = close_region(game, probes, pos, limits);
+      result.nodes += closure.positions;
+      if (closure.out_of_memory) result.closure_failed_bytes = limits.bytes;
+    }
     if (closure.outcome) {
       answer(kWin, *closure.outcome == Outcome::kWin, "closure");
       answer(kDraw, *closure.outcome != Outcome::kLoss, "closure");
     } else {
-      search::SearchOptions o = options(0.5);
+      const double share = hopeless ? 1.0 : 0.5;
+      search::SearchOptions o = options(share);
       o.max_nodes = prove.prover_nodes * job.budget;
       df_pn(job.question, o);
     }

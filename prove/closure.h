@@ -39,6 +39,8 @@ struct ClosureResult {
   std::optional<Outcome> outcome;  // the position's, for its side to move, where the region closed
   std::uint64_t positions = 0;     // listed in the region
   std::uint64_t moves = 0;
+  bool out_of_memory =
+      false;  // the region outgrew limits.bytes (a larger budget in positions won't close it)
 };
 
 struct RankedHash {
@@ -122,6 +124,7 @@ ClosureResult close_region(const G& game, search::Databases<G>& probes, const ty
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() > limits.seconds;
     if (too_many || too_big || too_long) {
       result.positions = number.size();
+      result.out_of_memory = too_big;
       return result;  // the region does not close within the limits
     }
   }

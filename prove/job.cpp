@@ -21,21 +21,22 @@ Answer answer_of(int value) {
 
 }  // namespace
 
-// "job KIND QUESTION BUDGET SCORE" and the position on the next line (positions may
+// "job KIND QUESTION BUDGET SCORE CLOSURE_FAILED_BYTES" and the position on the next line (positions may
 // hold spaces).
 std::string encode(const JobSpec& job) {
-  return fmt::format("job {} {} {} {}\n{}", static_cast<int>(job.kind), static_cast<int>(job.question),
-                     job.budget, job.score, job.position);
+  return fmt::format("job {} {} {} {} {}\n{}", static_cast<int>(job.kind), static_cast<int>(job.question),
+                     job.budget, job.score, job.closure_failed_bytes, job.position);
 }
 
 // "answer WIN DRAW WIN_SOURCE DRAW_SOURCE SCORED SCORE NODES SECONDS WIN_PROOF
-// WIN_DISPROOF DRAW_PROOF DRAW_DISPROOF CHILDREN_QUESTION N" and N pairs "PROOF DISPROOF"
+// WIN_DISPROOF DRAW_PROOF DRAW_DISPROOF CLOSURE_FAILED_BYTES CHILDREN_QUESTION N" and N pairs "PROOF
+// DISPROOF"
 std::string encode(const JobAnswer& answer) {
   std::string text = fmt::format(
-      "answer {} {} {} {} {} {} {} {:.6f} {} {} {} {} {} {}", static_cast<int>(answer.answer[kWin]),
+      "answer {} {} {} {} {} {} {} {:.6f} {} {} {} {} {} {} {}", static_cast<int>(answer.answer[kWin]),
       static_cast<int>(answer.answer[kDraw]), word(answer.source[kWin]), word(answer.source[kDraw]),
       answer.scored ? 1 : 0, answer.score, answer.nodes, answer.seconds, answer.proof[kWin],
-      answer.disproof[kWin], answer.proof[kDraw], answer.disproof[kDraw],
+      answer.disproof[kWin], answer.proof[kDraw], answer.disproof[kDraw], answer.closure_failed_bytes,
       static_cast<int>(answer.children_question), answer.children.size());
   for (const auto& [proof, disproof] : answer.children) text += fmt::format(" {} {}", proof, disproof);
   return text;
@@ -48,7 +49,7 @@ JobSpec decode_job(const std::string& text) {
   int kind = -1;
   int question = -1;
   JobSpec job;
-  in >> tag >> kind >> question >> job.budget >> job.score;
+  in >> tag >> kind >> question >> job.budget >> job.score >> job.closure_failed_bytes;
   if (!in || tag != "job" || kind < 0 || kind > 3 || question < 0 || question > 1 ||
       newline == std::string::npos) {
     fail("not a back-end job: {}", text.substr(0, 80));
@@ -70,7 +71,7 @@ JobAnswer decode_answer(const std::string& text) {
   std::size_t children = 0;
   in >> tag >> win >> draw >> answer.source[kWin] >> answer.source[kDraw] >> scored >> answer.score >>
       answer.nodes >> answer.seconds >> answer.proof[kWin] >> answer.disproof[kWin] >> answer.proof[kDraw] >>
-      answer.disproof[kDraw] >> children_question >> children;
+      answer.disproof[kDraw] >> answer.closure_failed_bytes >> children_question >> children;
   // A position has at most a few hundred moves: a larger count is not an answer (and
   // must not size a vector).
   if (!in || tag != "answer" || children_question < 0 || children_question > 1 || children > 4096)

@@ -25,6 +25,9 @@ struct JobSpec {
   Question question = kWin;
   std::uint64_t budget = 1;  // a multiple of the prover's budget
   std::int32_t score = 0;    // the node's heuristic score (kEasy)
+  // kStuck: an earlier stuck job's closure of this position ran out of memory with this
+  // many bytes (0: none did); a worker whose closure may have no more skips it.
+  std::uint64_t closure_failed_bytes = 0;
   std::string position;
 };
 
@@ -35,6 +38,7 @@ struct JobAnswer {
   std::int32_t score = 0;
   std::uint64_t nodes = 0;
   double seconds = 0;
+  std::uint64_t closure_failed_bytes = 0;  // a stuck job's closure ran out of this much memory
   // Where df-pn ended with a question open: the root's proof and disproof numbers for it
   // (0 and 0: none), and, for the last such question, each child's numbers for the
   // child's question, in the order of the game's moves, from the search's table. The

@@ -643,7 +643,17 @@ class Manager {
     job.budget = budget;
     job.score = nodes_[node].stored.score;
     job.position = nodes_[node].stored.position;
+    if (kind == JobSpec::kStuck) job.closure_failed_bytes = closure_failed_bytes(job.position);
     return job;
+  }
+
+  // The memory an earlier stuck job's closure of `position` ran out of (0: none did),
+  // kept in the store's meta table so that a resumed run skips it too.
+  [[nodiscard]] std::uint64_t closure_failed_bytes(const std::string& position) const {
+    const std::string key = "closure-full " + position;
+    if (const auto it = meta_.find(key); it != meta_.end()) return std::stoull(it->second);
+    const auto stored = store_.meta(key);
+    return stored ? std::stoull(*stored) : 0;
   }
 
   // The jobs of a pass on this process's worker threads.
@@ -697,6 +707,8 @@ class Manager {
       settle(node, q, result.answer[q], result.source[q]);
       keep_numbers(node, q, result.proof[q], result.disproof[q], true);
     }
+    if (job.kind == JobSpec::kStuck && result.closure_failed_bytes > job.closure_failed_bytes)
+      meta_["closure-full " + job.position] = std::to_string(result.closure_failed_bytes);
     if (settled(nodes_[node].stored.answer) || job.kind == JobSpec::kStuck) return;
     if (likely(nodes_[node])) {
       nodes_[node].stored.tried = threshold_;

@@ -2,7 +2,9 @@
 // The proof tree's store: one SQLite file per proof (docs/PROVE.md).
 //
 //   meta(name, value)   the game label, the root position, the current threshold, the
-//                       next sequence number, the explorer's view (prove/view.h)
+//                       next sequence number, the stuck jobs run and the effort since the
+//                       last, the explorer's view (prove/view.h), and per position whose
+//                       closure ran out of memory ("closure-full POSITION") the bytes it had
 //   nodes(key, ...)     one row per position of the tree that is not over: its key (the
 //                       canonical rank's mix, search/key.h), the position's text, whether
 //                       it was expanded, its heuristic score, the threshold at which a
@@ -10,7 +12,7 @@
 //                       was retried on it, and per binary question
 //                       ("win?", "at least a draw?") the answer (-1 unknown, 0 no, 1 yes),
 //                       where it came from (rules, database, alphabeta, df-pn, tree,
-//                       implied, cycle) and its sequence number (the order answers were found in,
+//                       implied, cycle, closure) and its sequence number (the order answers were found in,
 //                       which the checker uses to refuse circular support) and a back
 //                       end's proof and disproof numbers (0 and 0: none). A store written
 //                       before the retries or the numbers read 0 for them; a writer adds

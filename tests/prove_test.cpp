@@ -299,6 +299,56 @@ TEST(ProveJobs, KeptTablesCarryResultsToTheNextJob) {
   fmt::print("{} answers, {} draws, {} asked again answered from the table\n", answered, draws, from_table);
 }
 
+// A stuck job whose closure outgrows its memory says how much it had; a stuck job told
+// that an earlier closure of its position ran out of as much skips the closure (df-pn
+// alone), and one with more memory tries it again. In a run, the manager keeps the
+// failed bytes in the store and the answers stay right.
+TEST(ProveJobs, ClosureOutOfMemoryIsNotRepeated) {
+  std::mt19937_64 random(29);
+  int failed = 0;
+  int remembered = 0;
+  for (int g = 0; g < 12; ++g) {
+    const GraphGame game(test::random_graph(random, 14, 6));
+    const auto truth = test::brute_force(game, {0}, 1).codes.at(0);
+    for (std::uint8_t n = 0; n < game.graph().size(); ++n) {
+      const GraphGame::Position pos{n};
+      if (game.terminal(pos)) continue;
+      prove::ProveOptions options = small_options(1000);
+      options.job_memory = 64;  // less than any region of two positions or more
+      prove::JobSpec job;
+      job.kind = prove::JobSpec::kStuck;
+      const prove::JobAnswer tight = prove::run_job(game, nullptr, options, pos, job);
+      if (tight.closure_failed_bytes == 0) continue;  // a region of one position
+      ++failed;
+      EXPECT_EQ(tight.closure_failed_bytes, 64U);
+      EXPECT_NE(tight.source[prove::kWin], "closure");
+      job.closure_failed_bytes = tight.closure_failed_bytes;
+      const prove::JobAnswer skipped = prove::run_job(game, nullptr, options, pos, job);
+      EXPECT_EQ(skipped.closure_failed_bytes, 0U);
+      EXPECT_NE(skipped.source[prove::kWin], "closure");
+      options.job_memory = std::uint64_t{1} << 20;
+      const prove::JobAnswer roomy = prove::run_job(game, nullptr, options, pos, job);
+      EXPECT_EQ(roomy.closure_failed_bytes, 0U);
+      const Value value = Value::from_code(truth[n]);
+      EXPECT_EQ(roomy.source[prove::kWin], "closure");
+      EXPECT_EQ(roomy.answer[prove::kWin], prove::answer_for(value, prove::kWin));
+      EXPECT_EQ(roomy.answer[prove::kDraw], prove::answer_for(value, prove::kDraw));
+      // A whole run on that memory, with jobs of 2 nodes.
+      test::TempDir dir;
+      const fs::path file = dir.path() / "proof.db";
+      prove::ProveOptions run = small_options(2);
+      run.job_memory = 64;
+      const prove::ProveSummary summary = prove_position(game, nullptr, file, pos, run);
+      ASSERT_EQ(summary.answer, outcome_text(value)) << "graph " << g << " node " << int{n};
+      const prove::Store store(file, false);
+      remembered += store.meta("closure-full " + game.position_text(pos)) == std::optional<std::string>("64");
+    }
+  }
+  EXPECT_GT(failed, 50);
+  EXPECT_GT(remembered, 20);
+  fmt::print("{} closures out of memory; {} runs kept the target's in the store\n", failed, remembered);
+}
+
 // A run resumed from its store ends as one run does.
 TEST(ProveGraph, ResumedRunsEndAlike) {
   std::mt19937_64 random(11);
@@ -459,12 +509,14 @@ TEST(ProveJobs, TextRoundTrip) {
   job.question = prove::kDraw;
   job.budget = std::uint64_t{1} << 30;
   job.score = -123;
+  job.closure_failed_bytes = std::uint64_t{5} << 32;
   job.position = "W:a1,d2 B:g7 w 7 8";  // spaces in a position's text
   const prove::JobSpec back = prove::decode_job(prove::encode(job));
   EXPECT_EQ(back.kind, job.kind);
   EXPECT_EQ(back.question, job.question);
   EXPECT_EQ(back.budget, job.budget);
   EXPECT_EQ(back.score, job.score);
+  EXPECT_EQ(back.closure_failed_bytes, job.closure_failed_bytes);
   EXPECT_EQ(back.position, job.position);
   prove::JobAnswer answer;
   answer.answer[prove::kWin] = prove::kNo;
@@ -473,6 +525,7 @@ TEST(ProveJobs, TextRoundTrip) {
   answer.score = 77;
   answer.nodes = 123456789;
   answer.seconds = 0.25;
+  answer.closure_failed_bytes = 123;
   answer.proof[prove::kDraw] = 4000000000U;
   answer.disproof[prove::kDraw] = 3;
   answer.children_question = prove::kWin;
@@ -491,12 +544,14 @@ TEST(ProveJobs, TextRoundTrip) {
   EXPECT_EQ(got.score, 77);
   EXPECT_EQ(got.nodes, 123456789U);
   EXPECT_DOUBLE_EQ(got.seconds, 0.25);
-  EXPECT_THROW(prove::decode_job("job 7 0 1 0\nR w"), Error);
-  EXPECT_THROW(prove::decode_job("job 0 0 1 0"), Error);
-  EXPECT_THROW(prove::decode_answer("answer 2 0 - - 0 0 0 0 0 0 0 0 0 0"), Error);
-  EXPECT_THROW(prove::decode_answer("answer 1 1 - - 0 0 0 0"), Error);                  // no numbers
-  EXPECT_THROW(prove::decode_answer("answer 1 1 - - 0 0 0 0 0 0 0 0 0 2 1 1"), Error);  // one pair of two
-  EXPECT_THROW(prove::decode_answer("answer 1 1 - - 0 0 0 0 0 0 0 0 0 99999999999"), Error);
+  EXPECT_EQ(got.closure_failed_bytes, 123U);
+  EXPECT_THROW(prove::decode_job("job 7 0 1 0 0\nR w"), Error);
+  EXPECT_THROW(prove::decode_job("job 0 0 1 0 0"), Error);     // no position
+  EXPECT_THROW(prove::decode_job("job 0 0 1 0\nR w"), Error);  // no closure bytes
+  EXPECT_THROW(prove::decode_answer("answer 2 0 - - 0 0 0 0 0 0 0 0 0 0 0"), Error);
+  EXPECT_THROW(prove::decode_answer("answer 1 1 - - 0 0 0 0"), Error);                    // no numbers
+  EXPECT_THROW(prove::decode_answer("answer 1 1 - - 0 0 0 0 0 0 0 0 0 0 2 1 1"), Error);  // one pair of two
+  EXPECT_THROW(prove::decode_answer("answer 1 1 - - 0 0 0 0 0 0 0 0 0 0 99999999999"), Error);
   EXPECT_THROW(prove::decode_answer("nonsense"), Error);
 }
 
