@@ -108,9 +108,20 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
                   const typename G::Position& pos, const JobSpec& job, Tables* tables = nullptr) {
   const auto start = std::chrono::steady_clock::now();
   JobAnswer result;
+  // Each search's share of the job's time, cut to what is left of the run's time.
+  auto seconds = [&](double share) {
+    double limit = prove.prover_seconds * share * static_cast<double>(job.budget);
+    if (job.seconds_left > 0) {
+      const double left =
+          job.seconds_left - std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      const double cap = std::max(left, 1e-3);  // 0 would mean no limit
+      limit = limit > 0 ? std::min(limit, cap) : cap;
+    }
+    return limit;
+  };
   auto options = [&](double share) {
     search::SearchOptions o;
-    o.seconds = prove.prover_seconds * share * static_cast<double>(job.budget);
+    o.seconds = seconds(share);
     o.max_nodes = static_cast<std::uint64_t>(static_cast<double>(prove.prover_nodes) * share) * job.budget;
     o.memory_bytes = prove.job_memory;
     return o;
@@ -174,7 +185,7 @@ JobAnswer run_job(const G& game, db::Database* database, const ProveOptions& pro
     limits.positions = prove.prover_nodes * job.budget;
     limits.bytes =
         tables != nullptr ? prove.job_memory - kept_tables_bytes(prove.job_memory) : prove.job_memory;
-    limits.seconds = prove.prover_seconds * 0.5 * static_cast<double>(job.budget);
+    limits.seconds = seconds(0.5);
     const bool hopeless =
         job.closure_failed_bytes != 0 && limits.bytes != 0 && limits.bytes <= job.closure_failed_bytes;
     ClosureResult closure;

@@ -21,11 +21,12 @@ Answer answer_of(int value) {
 
 }  // namespace
 
-// "job KIND QUESTION BUDGET SCORE CLOSURE_FAILED_BYTES" and the position on the next line (positions may
-// hold spaces).
+// "job KIND QUESTION BUDGET SCORE CLOSURE_FAILED_BYTES SECONDS_LEFT" and the position on the next line
+// (positions may hold spaces).
 std::string encode(const JobSpec& job) {
-  return fmt::format("job {} {} {} {} {}\n{}", static_cast<int>(job.kind), static_cast<int>(job.question),
-                     job.budget, job.score, job.closure_failed_bytes, job.position);
+  return fmt::format("job {} {} {} {} {} {:.6f}\n{}", static_cast<int>(job.kind),
+                     static_cast<int>(job.question), job.budget, job.score, job.closure_failed_bytes,
+                     job.seconds_left, job.position);
 }
 
 // "answer WIN DRAW WIN_SOURCE DRAW_SOURCE SCORED SCORE NODES SECONDS WIN_PROOF
@@ -49,9 +50,9 @@ JobSpec decode_job(const std::string& text) {
   int kind = -1;
   int question = -1;
   JobSpec job;
-  in >> tag >> kind >> question >> job.budget >> job.score >> job.closure_failed_bytes;
+  in >> tag >> kind >> question >> job.budget >> job.score >> job.closure_failed_bytes >> job.seconds_left;
   if (!in || tag != "job" || kind < 0 || kind > 3 || question < 0 || question > 1 ||
-      newline == std::string::npos) {
+      !(job.seconds_left >= 0) || newline == std::string::npos) {
     fail("not a back-end job: {}", text.substr(0, 80));
   }
   job.kind = static_cast<JobSpec::Kind>(kind);

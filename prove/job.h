@@ -28,6 +28,9 @@ struct JobSpec {
   // kStuck: an earlier stuck job's closure of this position ran out of memory with this
   // many bytes (0: none did); a worker whose closure may have no more skips it.
   std::uint64_t closure_failed_bytes = 0;
+  // The run's time left when the job was sent (0: no limit): the job ends by then, whatever
+  // its budget.
+  double seconds_left = 0;
   std::string position;
 };
 

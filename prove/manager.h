@@ -212,6 +212,10 @@ class Manager {
         ++stuck_;
         meta_["stuck"] = std::to_string(stuck_);
       }
+      if (options_.seconds > 0) {
+        // No job runs past the run's time.
+        for (JobSpec& job : jobs) job.seconds_left = std::max(options_.seconds - elapsed(), 1e-3);
+      }
       const std::vector<JobAnswer> results = runner_ ? runner_(jobs) : run_here(at, jobs);
       if (results.size() != jobs.size())
         fail("the back end answered {} jobs of {}", results.size(), jobs.size());

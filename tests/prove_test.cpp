@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -349,6 +350,22 @@ TEST(ProveJobs, ClosureOutOfMemoryIsNotRepeated) {
   fmt::print("{} closures out of memory; {} runs kept the target's in the store\n", failed, remembered);
 }
 
+// A run's --time holds whatever its jobs' budgets: a job ends with the run's time.
+TEST(ProveJungle, JobsEndWithTheRunsTime) {
+  const Jungle game;
+  test::TempDir dir;
+  prove::ProveOptions options = small_options(0);
+  options.prover_seconds = 60;  // far more than the run has
+  options.seconds = 1;
+  const auto start = std::chrono::steady_clock::now();
+  const prove::ProveSummary summary =
+      prove_position(game, nullptr, dir.path() / "proof.db", game.start(), options);
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(summary.answer, "unknown");
+  EXPECT_EQ(summary.stopped, "time limit");
+  EXPECT_LT(took, 30.0);  // not the job's 60 s (a bound, not a timing: the run takes about 1 s)
+}
+
 // A run resumed from its store ends as one run does.
 TEST(ProveGraph, ResumedRunsEndAlike) {
   std::mt19937_64 random(11);
@@ -510,6 +527,7 @@ TEST(ProveJobs, TextRoundTrip) {
   job.budget = std::uint64_t{1} << 30;
   job.score = -123;
   job.closure_failed_bytes = std::uint64_t{5} << 32;
+  job.seconds_left = 12.5;
   job.position = "W:a1,d2 B:g7 w 7 8";  // spaces in a position's text
   const prove::JobSpec back = prove::decode_job(prove::encode(job));
   EXPECT_EQ(back.kind, job.kind);
@@ -517,6 +535,7 @@ TEST(ProveJobs, TextRoundTrip) {
   EXPECT_EQ(back.budget, job.budget);
   EXPECT_EQ(back.score, job.score);
   EXPECT_EQ(back.closure_failed_bytes, job.closure_failed_bytes);
+  EXPECT_DOUBLE_EQ(back.seconds_left, 12.5);
   EXPECT_EQ(back.position, job.position);
   prove::JobAnswer answer;
   answer.answer[prove::kWin] = prove::kNo;
@@ -545,7 +564,7 @@ TEST(ProveJobs, TextRoundTrip) {
   EXPECT_EQ(got.nodes, 123456789U);
   EXPECT_DOUBLE_EQ(got.seconds, 0.25);
   EXPECT_EQ(got.closure_failed_bytes, 123U);
-  EXPECT_THROW(prove::decode_job("job 7 0 1 0 0\nR w"), Error);
+  EXPECT_THROW(prove::decode_job("job 7 0 1 0 0 0\nR w"), Error);
   EXPECT_THROW(prove::decode_job("job 0 0 1 0 0"), Error);     // no position
   EXPECT_THROW(prove::decode_job("job 0 0 1 0\nR w"), Error);  // no closure bytes
   EXPECT_THROW(prove::decode_answer("answer 2 0 - - 0 0 0 0 0 0 0 0 0 0 0"), Error);
