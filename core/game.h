@@ -351,6 +351,16 @@ concept RanksMovesLeavingTier = CountsTierMoves<G> &&
   { game.rank_moves_leaving_tier(pos, out) } -> std::same_as<std::size_t>;
 };
 
+// OPTIONAL (with RanksMovesLeavingTier): rank_moves(pos, out) ranks the successors of
+// every move of pos as rank_moves_leaving_tier does those of the moves leaving the tier,
+// the moves that stay included (none counted): for a position with symmetry, whose
+// moves may meet, in place of playing and ranking each.
+template <class G>
+concept RanksMoves = RanksMovesLeavingTier<G> &&
+    requires(const G& game, const typename G::Position& pos, SuccessorList<G>& out) {
+  game.rank_moves(pos, out);
+};
+
 template <class G>
 concept WalksForChildren = requires(const G& game, Tier tier, Index index) {
   { game.child_walk_size(tier) } -> std::same_as<Index>;

@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <optional>
 
+#include "core/distinct.h"
 #include "core/game.h"
 #include "core/small_vector.h"
 
@@ -71,7 +72,7 @@ std::size_t for_each_move_to_play(const G& game, const typename G::Position& pos
 // indices (cells: one per index of the tier) are prefetched for writing, since they lie
 // scattered over the tier. Where the game promises distinct indices
 // (predecessors_may_meet false, core/game.h) they are taken as they are; the others
-// are sorted and deduplicated.
+// are deduplicated (core/distinct.h).
 template <Game G, class Cell>
 const Index* distinct_predecessors(const G& game, Tier tier, const typename G::Position& pos,
                                    SmallVector<Index, G::kMaxUnmoves>& indices, UnmoveList<G>& unmoves,
@@ -85,8 +86,7 @@ const Index* distinct_predecessors(const G& game, Tier tier, const typename G::P
   }
   for (const Index q : indices) __builtin_prefetch(cells + q, 1);
   if (!predecessors_may_meet(game, pos)) return indices.end();
-  std::sort(indices.begin(), indices.end());
-  return std::unique(indices.begin(), indices.end());
+  return unique_short(indices.begin(), indices.end());
 }
 
 }  // namespace gs

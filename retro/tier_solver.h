@@ -47,6 +47,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/distinct.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "core/page_memory.h"
@@ -347,12 +348,9 @@ class TierSolver {
     bool no_move = false;
     bool played = true;
     if constexpr (RanksMovesLeavingTier<G>) {
-      // A position of a walked tier has no move that stays in the tier, so its symmetry
-      // does not matter.
-      if (walking_ || !game_.has_symmetry(pos)) {
+      SuccessorList<G>& successors = scratch.successors;
+      auto take = [&] {
         played = false;
-        SuccessorList<G>& successors = scratch.successors;
-        unranked = game_.rank_moves_leaving_tier(pos, successors);
         for (const Successor& next : successors) {
           if (next.terminal == kHoleCode) {
             reached(next.ranked);
@@ -361,6 +359,16 @@ class TierSolver {
           }
         }
         no_move = successors.empty();
+      };
+      // A position of a walked tier has no move that stays in the tier, so its symmetry
+      // does not matter.
+      if (walking_ || !game_.has_symmetry(pos)) {
+        unranked = game_.rank_moves_leaving_tier(pos, successors);
+        take();
+      } else if constexpr (RanksMoves<G>) {
+        // Moves that stay may meet: every one ranked, the duplicates removed below.
+        game_.rank_moves(pos, successors);
+        take();
       }
     }
     if (played) {
@@ -376,10 +384,9 @@ class TierSolver {
       });
       no_move = moves.empty();
     }
-    std::sort(inside.begin(), inside.end());
     Examined result;
     result.count =
-        unranked + static_cast<std::size_t>(std::unique(inside.begin(), inside.end()) - inside.begin());
+        unranked + static_cast<std::size_t>(unique_short(inside.begin(), inside.end()) - inside.begin());
     // Without a move, no successor was reached either.
     if (no_move && unranked == 0) best = game_.no_move_value();
     if (best) result.best_code = best->code();

@@ -320,27 +320,37 @@ bool check_tier_move_hooks(const G& game, const typename G::Position& p, Failure
 
 // rank_moves_leaving_tier (core/game.h, RanksMovesLeavingTier) gives what playing each
 // move of moves_leaving_tier(p), then terminal() and rank(), gives, in any order, and
-// counts the same moves staying.
+// counts the same moves staying; rank_moves (RanksMoves), where the game has it, gives
+// what playing every move of moves(p) gives.
 template <Game G>
 requires RanksMovesLeavingTier<G>
 void check_ranked_moves(const G& game, const typename G::Position& p, Failures& failures) {
   if (game.terminal(p)) return;
-  MoveList<G> moves;
-  const std::size_t counted = game.moves_leaving_tier(p, moves);
-  std::vector<std::pair<Ranked, ValueCode>> want;
-  for (const auto& move : moves) {
-    const auto next = game.play(p, move);
-    const std::optional<Value> value = game.terminal(next);
-    want.push_back(value ? std::pair{Ranked{}, value->code()} : std::pair{game.rank(next), kHoleCode});
-  }
-  SuccessorList<G> successors;
-  const std::size_t ranked_count = game.rank_moves_leaving_tier(p, successors);
-  std::vector<std::pair<Ranked, ValueCode>> got;
-  for (const Successor& next : successors)
-    got.emplace_back(next.terminal == kHoleCode ? next.ranked : Ranked{}, next.terminal);
+  using Successors = std::vector<std::pair<Ranked, ValueCode>>;
+  auto played = [&](const MoveList<G>& moves) {
+    Successors want;
+    for (const auto& move : moves) {
+      const auto next = game.play(p, move);
+      const std::optional<Value> value = game.terminal(next);
+      want.push_back(value ? std::pair{Ranked{}, value->code()} : std::pair{game.rank(next), kHoleCode});
+    }
+    return want;
+  };
+  auto ranked = [](const SuccessorList<G>& successors) {
+    Successors got;
+    for (const Successor& next : successors)
+      got.emplace_back(next.terminal == kHoleCode ? next.ranked : Ranked{}, next.terminal);
+    return got;
+  };
   auto order = [](const auto& a, const auto& b) {
     return std::tie(a.first.tier, a.first.index, a.second) < std::tie(b.first.tier, b.first.index, b.second);
   };
+  MoveList<G> moves;
+  const std::size_t counted = game.moves_leaving_tier(p, moves);
+  Successors want = played(moves);
+  SuccessorList<G> successors;
+  const std::size_t ranked_count = game.rank_moves_leaving_tier(p, successors);
+  Successors got = ranked(successors);
   std::sort(want.begin(), want.end(), order);
   std::sort(got.begin(), got.end(), order);
   if (got != want || ranked_count != counted) {
@@ -348,6 +358,19 @@ void check_ranked_moves(const G& game, const typename G::Position& p, Failures& 
                  " successors and counts " + std::to_string(ranked_count) + " staying; playing gives " +
                  std::to_string(want.size()) + (got.size() == want.size() ? " others" : "") + " and " +
                  std::to_string(counted));
+  }
+  if constexpr (RanksMoves<G>) {
+    game.moves(p, moves);
+    want = played(moves);
+    game.rank_moves(p, successors);
+    got = ranked(successors);
+    std::sort(want.begin(), want.end(), order);
+    std::sort(got.begin(), got.end(), order);
+    if (got != want) {
+      failures.add(game.position_text(p) + ": rank_moves gives " + std::to_string(got.size()) +
+                   " successors; playing every move gives " + std::to_string(want.size()) +
+                   (got.size() == want.size() ? " others" : ""));
+    }
   }
 }
 

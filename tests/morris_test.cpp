@@ -243,9 +243,10 @@ TEST(MorrisBattery, TierMoveHooksKeepTheirPromises) {
   }
 }
 
-// The scan ranks the successors of a position through rank_moves_leaving_tier: on every
-// rule set, placements and slides, mills and the terminal positions they make, positions
-// with and without symmetry (the walked tiers use it for both).
+// The scan ranks the successors of a position through rank_moves_leaving_tier, and those
+// of a position with symmetry through rank_moves: on every rule set, placements and
+// slides, mills and the terminal positions they make, positions with and without
+// symmetry (the walked tiers use the first for both).
 TEST(MorrisBattery, RankedMovesAreThoseOfPlay) {
   for (const Morris& game : rule_sets()) {
     const auto positions = test::sample_positions(game, game.tiers(6), 3, kSeed + 5);

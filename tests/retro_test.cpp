@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "core/distinct.h"
 #include "core/error.h"
 #include "core/radix_sort.h"
 #include "db/database.h"
@@ -376,6 +377,32 @@ TEST(Retro, TiersSolvedSideBySideGiveTheSameFiles) {
     } else {
       EXPECT_EQ(test::compare_snapshots(reference, files), "") << threads << " threads, shared " << shared;
     }
+  }
+}
+
+TEST(Retro, UniqueShortKeepsEachValueOnce) {
+  // The solver removes repeated successors and predecessors (core/distinct.h): each
+  // value once, in the order of its first occurrence, for short lists (the set) and
+  // longer ones (a sort), with few and many repeats, over many calls (the set's stamps).
+  std::mt19937_64 random(9);
+  for (int round = 0; round < 3000; ++round) {
+    const std::size_t count = random() % 200;
+    const std::uint64_t range = 1 + random() % (round % 2 == 0 ? 8 : 1000000);
+    std::vector<std::uint64_t> list(count);
+    for (std::uint64_t& x : list) x = random() % range;
+    std::vector<std::uint64_t> expected = list;
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    std::vector<std::uint64_t> got = list;
+    got.resize(static_cast<std::size_t>(unique_short(got.data(), got.data() + got.size()) - got.data()));
+    if (count <= 128) {
+      std::vector<std::uint64_t> first;  // the order of first occurrence
+      for (const std::uint64_t x : list)
+        if (std::find(first.begin(), first.end(), x) == first.end()) first.push_back(x);
+      ASSERT_EQ(got, first) << count << " values below " << range;
+    }
+    std::sort(got.begin(), got.end());
+    ASSERT_EQ(got, expected) << count << " values below " << range;
   }
 }
 

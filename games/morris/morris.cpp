@@ -240,7 +240,8 @@ std::size_t Morris::moves_leaving_tier(const Position& pos, MoveList<Morris>& ou
   return generate(pos, out, paired(sector_of(pos)));
 }
 
-std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<Morris>& out) const {
+std::size_t Morris::rank_successors(const Position& pos, SuccessorList<Morris>& out,
+                                    bool count_staying) const {
   out.clear();
   const int me = pos.side;
   const int them = me ^ 1;
@@ -297,7 +298,7 @@ std::size_t Morris::rank_moves_leaving_tier(const Position& pos, SuccessorList<M
   // Filled through a local pointer: out's size, an integer of the type of an index, would
   // otherwise be stored and loaded again around every successor written.
   Successor* filled = out.begin();
-  const std::size_t staying = for_each_move(pos, paired(sector_of(pos)), [&](int from, int to, int remove) {
+  const std::size_t staying = for_each_move(pos, count_staying, [&](int from, int to, int remove) {
     const bool placing = from < 0;
     const int kind = (placing ? 2 : 0) + (remove >= 0 ? 1 : 0);
     Next& to_next = next[static_cast<std::size_t>(kind)];

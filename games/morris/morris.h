@@ -228,7 +228,11 @@ class Morris {
   // without removal leaves the opponent's stones as they are, so their class, its
   // symmetry and White's stones under it are looked up once per position; each move
   // then changes a point or two of the mapped set.
-  std::size_t rank_moves_leaving_tier(const Position& pos, SuccessorList<Morris>& out) const;
+  std::size_t rank_moves_leaving_tier(const Position& pos, SuccessorList<Morris>& out) const {
+    return rank_successors(pos, out, paired(sector_of(pos)));
+  }
+  // Every move's successor ranked, the moves that stay included (RanksMoves).
+  void rank_moves(const Position& pos, SuccessorList<Morris>& out) const { rank_successors(pos, out, false); }
 
   // A heuristic score for the side to move (core/game.h, HasEvaluation), of the kind
   // Gévay & Danner's alpha-beta player used: the stone ratio, the sliding moves
@@ -310,6 +314,9 @@ class Morris {
   // count returned.
   template <class Visit>
   std::size_t for_each_move(const Position& pos, bool count_staying, Visit&& visit) const;
+  // The successors of pos's moves, ranked; with count_staying, slides without removal
+  // are counted instead (rank_moves_leaving_tier where they stay in the tier).
+  std::size_t rank_successors(const Position& pos, SuccessorList<Morris>& out, bool count_staying) const;
   // Calls visit(stones) with the mover's stones before each of unmoves(pos).
   template <class Visit>
   void for_each_unmove(const Position& pos, Visit&& visit) const;
@@ -437,5 +444,6 @@ static_assert(UnranksInOrder<Morris>);
 static_assert(RanksUnmoves<Morris>);
 static_assert(WalksForChildren<Morris>);
 static_assert(RanksMovesLeavingTier<Morris>);
+static_assert(RanksMoves<Morris>);
 
 }  // namespace gs::morris
