@@ -7,12 +7,15 @@
 // A file with derivable don't-cares (db/derivable.h) is read with a resolver: each block
 // gets the derived values of its don't-cares when it is decompressed, so the readers of
 // find() hand out every position's value (the retrograde engine, verify, compress).
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "core/error.h"
 #include "core/game.h"
@@ -47,6 +50,14 @@ class Database {
     if (reader->header().derivable_filled && !HasDerivable<G>)
       fail("{}: holds derivable don't-cares, but game {} derives no position", path.string(), G::kName);
     return open_.emplace(tier, std::move(reader)).first->second.get();
+  }
+
+  // The open readers' tiers and the memory each may hold (TierReader::memory_bytes).
+  [[nodiscard]] std::vector<std::pair<Tier, std::uint64_t>> open_memory() const {
+    const std::lock_guard lock(mutex_);
+    std::vector<std::pair<Tier, std::uint64_t>> open;
+    for (const auto& [tier, reader] : open_) open.emplace_back(tier, reader->memory_bytes());
+    return open;
   }
 
   // Drops an open reader (and the blocks it decompressed), so that a rebuilt file is read
@@ -89,7 +100,7 @@ class Database {
 
   Location location_;
   bool check_values_;
-  std::mutex mutex_;
+  mutable std::mutex mutex_;
   std::unordered_map<Tier, std::unique_ptr<TierReader>> open_;
   Prober prober_;
 };

@@ -63,8 +63,25 @@ struct TierReport {
   std::string rebuilt_because;
   double seconds = 0;
   double write_seconds = 0;  // of seconds: writing the file
+  // The memory the build counted when the tier started (the tiers being built, their
+  // child tiers, and the other open child tiers kept for later tiers): within the budget.
+  std::uint64_t counted_bytes = 0;
   db::TierHeader header;
 };
+
+// The tiers a tier's build reads: itself, its children, and where positions are derived
+// from their moves (HasDerivable), the children's children, which a child's blocks read.
+template <Game G>
+std::vector<Tier> tiers_read(const G& game, Tier tier) {
+  std::vector<Tier> read{tier};
+  for (const Tier child : game.children(tier)) {
+    read.push_back(child);
+    if constexpr (HasDerivable<G>) {
+      for (const Tier grandchild : game.children(child)) read.push_back(grandchild);
+    }
+  }
+  return read;
+}
 
 // The tiers a scope starts from: the game's tiers up to its piece count, the tier of the
 // start position, or the named tiers (a name the game does not know fails).
@@ -230,6 +247,30 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
   std::vector<std::optional<TierReport>> reports(order.size());
   bool exclusive = false;      // a tier with every thread is being built
   std::uint64_t reserved = 0;  // memory of the tiers being built
+  std::map<Tier, int> in_use;  // tiers the tiers being built read, and how many of them
+  std::vector<std::uint64_t> counted(order.size(), 0);
+
+  // Room for a tier that reads `reading`: open child tiers kept for later tiers (their
+  // decompressed blocks) count against the budget too, and the largest that nothing being
+  // built reads are dropped (to be opened again when a later tier reads them) until the
+  // tier fits. Returns the memory then counted: the tiers being built, the new tier's
+  // estimate, and the open tiers left.
+  auto make_room = [&](const std::vector<Tier>& reading, std::uint64_t estimate) {
+    std::vector<std::pair<std::uint64_t, Tier>> idle;
+    std::uint64_t held = 0;
+    for (const auto& [tier, bytes] : database.open_memory()) {
+      if (in_use.contains(tier) || std::find(reading.begin(), reading.end(), tier) != reading.end()) continue;
+      idle.emplace_back(bytes, tier);
+      held += bytes;
+    }
+    std::sort(idle.rbegin(), idle.rend());
+    for (const auto& [bytes, tier] : idle) {
+      if (reserved + estimate + held <= options.memory_bytes) break;
+      database.forget(tier);
+      held -= bytes;
+    }
+    return reserved + estimate + held;
+  };
 
   auto need = [&](Tier tier, bool lists) {
     return children_bytes(game, database, tier) + TierSolver<G>::working_bytes(game, tier, lists);
@@ -252,6 +293,10 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
     }
     const std::lock_guard guard(mutex);
     reserved -= estimate;
+    for (const Tier t : tiers_read(game, tier)) {
+      if (--in_use[t] == 0) in_use.erase(t);
+    }
+    if (report) report->counted_bytes = counted[job];
     if (alone) exclusive = false;
     if (failure) {
       schedule.fail_tier(job, failure);
@@ -292,11 +337,14 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
           // Alone, a tier may use the whole budget; side by side, what the others left.
           const std::uint64_t estimate = std::min(need(tier, true), options.memory_bytes);
           if (running > 0 && reserved + estimate > options.memory_bytes) break;
+          const std::vector<Tier> reading = tiers_read(game, tier);
+          counted[*job] = make_room(reading, estimate);
           // Submitted first, so that nothing has changed should it throw: the tier's
           // thread records the tier only under the lock held here.
           pool.submit([&build_job, job = *job, alone, estimate] { build_job(job, alone, estimate); });
           schedule.start(*job);
           reserved += estimate;
+          for (const Tier t : reading) ++in_use[t];
           exclusive = alone;
         }
       } catch (...) {

@@ -4,6 +4,7 @@
 // Suites ending in "Slow" build every tier up to three pieces (label "slow"); the others
 // use the two-piece tiers and one three-piece tier (label "fast"), which is large enough
 // for two threads to share it, so that the sanitizer builds see the parallel code.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 #include "core/radix_sort.h"
 #include "db/database.h"
 #include "db/tier_file.h"
+#include "games/checkers/checkers.h"
 #include "games/jungle/jungle.h"
 #include "games/morris/morris.h"
 #include "retro/build.h"
@@ -378,6 +380,37 @@ TEST(Retro, TiersSolvedSideBySideGiveTheSameFiles) {
       EXPECT_EQ(test::compare_snapshots(reference, files), "") << threads << " threads, shared " << shared;
     }
   }
+}
+
+TEST(Retro, OpenChildTiersCountAgainstTheMemoryBudget) {
+  // Checkers up to 4 pieces (positions derived from their moves: a child's blocks read
+  // its own children), on 2 threads: built with room for everything, the open child
+  // tiers kept for later tiers add up to far more than any one tier needs; built again
+  // under a budget between the two, the build drops idle ones (to open them again when a
+  // later tier reads them), counts at most the budget, and writes the same files.
+  const checkers::Checkers game;
+  const std::vector<Tier> order = retro::tiers_in_order(game, 4);
+  TempDir roomy;
+  db::Database all(db::Location::of(game, roomy.path()));
+  const auto reports = retro::build(game, all, 4, build_options(2));
+  std::uint64_t most_counted = 0;
+  for (const retro::TierReport& report : reports) most_counted = std::max(most_counted, report.counted_bytes);
+  std::uint64_t most_needed = 0;  // by one tier, without level lists
+  for (const Tier tier : order) {
+    most_needed =
+        std::max(most_needed, retro::children_bytes(game, all, tier) +
+                                  retro::TierSolver<checkers::Checkers>::working_bytes(game, tier, false));
+  }
+  ASSERT_LT(2 * most_needed, most_counted);
+  const std::uint64_t budget = 2 * most_needed;
+  TempDir tight;
+  db::Database database(db::Location::of(game, tight.path()));
+  retro::BuildOptions options = build_options(2);
+  options.memory_bytes = budget;
+  for (const retro::TierReport& report : retro::build(game, database, 4, options))
+    EXPECT_LE(report.counted_bytes, budget) << report.name;
+  EXPECT_EQ(test::compare_snapshots(test::snapshot(roomy.path()), test::snapshot(tight.path())), "");
+  fmt::print("open child tiers counted up to {} bytes with room for all, budget {}\n", most_counted, budget);
 }
 
 TEST(Retro, UniqueShortKeepsEachValueOnce) {
