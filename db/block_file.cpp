@@ -542,35 +542,44 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
   header.block_positions = chosen_block_positions;
   header.blocks = (positions + header.block_positions - 1) / header.block_positions;
   const std::uint64_t blocks = header.blocks;
-  std::vector<std::vector<std::uint8_t>> images(blocks);
-  parallel_for(0, blocks, threads, 16, [&](std::uint64_t begin, std::uint64_t end, int) {
-    for (std::uint64_t b = begin; b < end; ++b) {
-      const std::uint64_t first = b * header.block_positions;
-      const auto part = std::span<const ValueCode>(symbols).subspan(
-          first, std::min<std::uint64_t>(positions, first + header.block_positions) - first);
-      images[b].resize(image_bytes(part.size(), bits));
-      pack_image(part, bits, images[b]);
-    }
-  });
-  std::vector<ValueCode>().swap(symbols);
-  {
-    XXH3_state_t* state = XXH3_createState();
-    XXH3_64bits_reset(state);
-    for (const auto& image : images) XXH3_64bits_update(state, image.data(), image.size());
-    header.values_checksum = XXH3_64bits_digest(state);
-    XXH3_freeState(state);
-  }
-  const std::vector<std::vector<std::uint8_t>> compressed = compress_blocks(*chosen, images);
-  // Every block must decompress to its image before the file may replace anything.
+  // Each block packed, compressed and checked on its own, so that the packed images of the
+  // whole tier are never held at once (beside the values and their stored symbols).
+  auto block_symbols = [&](std::uint64_t b) {
+    const std::uint64_t first = b * header.block_positions;
+    return std::span<const ValueCode>(symbols).subspan(
+        first, std::min<std::uint64_t>(positions, first + header.block_positions) - first);
+  };
+  std::vector<std::vector<std::uint8_t>> compressed(blocks);
   parallel_for(0, blocks, threads, 16, [&](std::uint64_t begin, std::uint64_t end, int) {
     std::vector<std::uint8_t> image;
+    std::vector<std::uint8_t> back;
     for (std::uint64_t b = begin; b < end; ++b) {
-      image.assign(images[b].size(), 0);
-      if (!chosen->decompress(compressed[b], image) || image != images[b])
+      const auto part = block_symbols(b);
+      image.assign(image_bytes(part.size(), bits), 0);
+      pack_image(part, bits, image);
+      chosen->compress(image, compressed[b]);
+      // Every block must decompress to its image before the file may replace anything.
+      back.assign(image.size(), 0);
+      if (!chosen->decompress(compressed[b], back) || back != image)
         fail("internal error: block {} of {} does not decompress to its values with codec {}", b,
              header.tier_name, codec_name(chosen->id()));
     }
   });
+  {
+    // The values' checksum runs over the images in order: packed again, one at a time.
+    XXH3_state_t* state = XXH3_createState();
+    XXH3_64bits_reset(state);
+    std::vector<std::uint8_t> image;
+    for (std::uint64_t b = 0; b < blocks; ++b) {
+      const auto part = block_symbols(b);
+      image.assign(image_bytes(part.size(), bits), 0);
+      pack_image(part, bits, image);
+      XXH3_64bits_update(state, image.data(), image.size());
+    }
+    header.values_checksum = XXH3_64bits_digest(state);
+    XXH3_freeState(state);
+  }
+  std::vector<ValueCode>().swap(symbols);
   header.codec = chosen->id();
   const std::vector<std::uint8_t>& table = chosen->table();
   header.table_bytes = table.size();
