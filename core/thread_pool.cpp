@@ -85,6 +85,15 @@ void ThreadPool::run() {
   current_pool = this;
   std::unique_lock lock(mutex_);
   while (true) {
+    if (!tasks_.empty()) {
+      std::function<void()> task = std::move(tasks_.front());
+      tasks_.pop_front();
+      lock.unlock();
+      [&]() noexcept { task(); }();
+      task = nullptr;  // what it holds goes before the lock is taken again
+      lock.lock();
+      continue;
+    }
     if (!teams_.empty()) {
       Team* team = teams_.front();
       const int slot = ++team->taken;
@@ -100,15 +109,6 @@ void ThreadPool::run() {
       if (error && !team->error) team->error = error;
       ++team->returned;
       team_done_.notify_all();
-      continue;
-    }
-    if (!tasks_.empty()) {
-      std::function<void()> task = std::move(tasks_.front());
-      tasks_.pop_front();
-      lock.unlock();
-      [&]() noexcept { task(); }();
-      task = nullptr;  // what it holds goes before the lock is taken again
-      lock.lock();
       continue;
     }
     if (stopping_) return;

@@ -30,11 +30,14 @@ class ThreadPool {
   static ThreadPool* current();
 
   // A team: runs work(0) on the calling thread and offers work(1), ..., work(helpers)
-  // to the pool's threads, each taken by a thread as it comes free (before queued
-  // tasks); returns when work(0) has returned and each offer taken has. Offers not taken
-  // by then are withdrawn: the calls of `work` must share the work among whoever comes
+  // to the pool's threads, each taken by a thread as it comes free with no task queued
+  // (a task runs on its own thread with no one to wait for, so it goes first: a build's
+  // tiers keep a thread each while enough are ready, and only idle threads help);
+  // returns when work(0) has returned and each offer taken has. Offers not taken by
+  // then are withdrawn: the calls of `work` must share the work among whoever comes
   // (parallel_for's draw chunks from one counter), so that work(0) alone does it all.
-  // The first exception of the calls made is rethrown.
+  // Offers of several teams are taken oldest first. The first exception of the calls
+  // made is rethrown.
   void team(int helpers, const std::function<void(int)>& work);
 
  private:

@@ -34,12 +34,17 @@ namespace gs::retro {
 struct BuildOptions {
   SolveOptions solve;
   std::uint64_t memory_bytes = std::uint64_t{8} << 30;
-  // Tiers with at least this many indices are solved one at a time with every thread;
-  // smaller ones side by side, a thread each. Side by side costs less (no contended
-  // cells, no threads started per level) and keeps every core busy while enough tiers
-  // are ready; the threshold sits above the tiers of which builds have many (checkers'
-  // 5-piece tiers have up to 4 M indices). Measurements: docs/BENCHMARKS.md.
-  Index shared_tier_indices = Index{1} << 24;
+  // Ready tiers are solved side by side, a thread each, and threads with no tier to
+  // start help the parallel loops of the tiers being built that have at least this many
+  // indices (a tier's loops share it out in chunks of 16 K indices, so a smaller tier
+  // has little to share). A thread of its own costs a tier least (no contended cells, no
+  // wait at each level), so help goes only where no ready tier waits: many ready tiers
+  // keep every core busy without it, and the few that are left (a large tier, or the
+  // chain of tiers on the build's critical path) get every thread. Measurements:
+  // docs/BENCHMARKS.md. ~0: no tier is helped.
+  Index helped_tier_indices = Index{1} << 15;
+  // Tiers with at least this many indices show their progress (one at a time).
+  Index progress_tier_indices = Index{1} << 24;
   // How tiers are written; threads: those of the solve. Quickly, with nothing to choose:
   // zstd's fastest level without a dictionary, blocks of kDefaultBlockBytes. `gamesolver
   // compress` tries every codec and block size for the smallest files and adds
@@ -213,16 +218,16 @@ TierSchedule schedule_of(const G& game, const std::vector<Tier>& order) {
 
 // Builds every tier of a scope, children before parents.
 //
-// Tiers whose children are all built are ready (retro/tier_schedule.h). A tier of at
-// least options.shared_tier_indices indices is solved alone with every thread; smaller
-// ready tiers are solved side by side, one thread each, as many at once as there are
-// threads and as the memory budget allows (each tier's need is estimated before it
-// starts: its working cells plus its child tiers' decompressed blocks). Larger ready
-// tiers go first. The tiers run on a pool of options.solve.threads threads (core/
-// thread_pool.h), made for the build and joined before it returns: a finished tier's
-// thread starts the next ready ones, a tier alone gets the others' help in its parallel
-// loops, and no thread is started per tier or per loop, so the threads alive at once are
-// the pool's and the caller's (which starts the first tiers, then waits).
+// Tiers whose children are all built are ready (retro/tier_schedule.h). Ready tiers are
+// solved side by side, one thread each, as many at once as there are threads and as the
+// memory budget allows (each tier's need is estimated before it starts: its working
+// cells plus its child tiers' decompressed blocks), larger ready tiers first. The tiers
+// run on a pool of options.solve.threads threads (core/thread_pool.h), made for the
+// build and joined before it returns: a finished tier's thread starts the next ready
+// ones, a thread with no tier to start helps the parallel loops of the tiers being
+// built (those of at least options.helped_tier_indices indices), and no thread is
+// started per tier or per loop, so the threads alive at once are the pool's and the
+// caller's (which starts the first tiers, then waits).
 // The files do not depend on the schedule (a tier's solve gives the same file for any
 // thread count); on_tier is called as tiers finish, one call at a time, on a thread of
 // the pool, and the reports come back in the order of tiers_in_order.
@@ -245,9 +250,9 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
   std::mutex mutex;
   std::condition_variable changed;
   std::vector<std::optional<TierReport>> reports(order.size());
-  bool exclusive = false;      // a tier with every thread is being built
-  std::uint64_t reserved = 0;  // memory of the tiers being built
-  std::map<Tier, int> in_use;  // tiers the tiers being built read, and how many of them
+  std::optional<std::size_t> loud;  // the tier showing its progress
+  std::uint64_t reserved = 0;       // memory of the tiers being built
+  std::map<Tier, int> in_use;       // tiers the tiers being built read, and how many of them
   std::vector<std::uint64_t> counted(order.size(), 0);
 
   // Room for a tier that reads `reading`: open child tiers kept for later tiers (their
@@ -275,19 +280,19 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
   auto need = [&](Tier tier, bool lists) {
     return children_bytes(game, database, tier) + TierSolver<G>::working_bytes(game, tier, lists);
   };
-  auto shared = [&](Tier tier) { return threads > 1 && game.size(tier) >= options.shared_tier_indices; };
+  auto helped = [&](Tier tier) { return game.size(tier) >= options.helped_tier_indices; };
 
   // Starts ready tiers on the pool, largest first, while they fit beside those being
   // built; called under the lock, by the caller at first and then by each tier's thread
   // as it finishes (which takes the next tier itself where it can).
   std::function<void()> start_ready;
   // Builds a started tier on a thread of the pool, then records it.
-  auto build_job = [&](std::size_t job, bool alone, std::uint64_t estimate) {
+  auto build_job = [&](std::size_t job, std::uint64_t estimate, bool show) {
     const Tier tier = order[job];
     std::optional<TierReport> report;
     std::exception_ptr failure;
     try {
-      report = build_tier(game, database, tier, options, alone ? threads : 1, options.solve.quiet || !alone);
+      report = build_tier(game, database, tier, options, helped(tier) ? threads : 1, !show);
     } catch (...) {
       failure = std::current_exception();
     }
@@ -297,7 +302,7 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
       if (--in_use[t] == 0) in_use.erase(t);
     }
     if (report) report->counted_bytes = counted[job];
-    if (alone) exclusive = false;
+    if (loud == job) loud.reset();
     if (failure) {
       schedule.fail_tier(job, failure);
     } else {
@@ -325,13 +330,11 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
     ThreadPool pool(threads);
     start_ready = [&] {
       try {
-        while (!exclusive) {
+        while (true) {
           const std::optional<std::size_t> job = schedule.next();  // none after a failure
           if (!job) break;
           const Tier tier = order[*job];
-          const bool alone = shared(tier);
           const auto running = static_cast<int>(schedule.running());
-          if (alone && running > 0) break;  // it waits for every thread
           if (running >= threads) break;
           require_memory(game, database, tier, options);
           // Alone, a tier may use the whole budget; side by side, what the others left.
@@ -341,11 +344,12 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
           counted[*job] = make_room(reading, estimate);
           // Submitted first, so that nothing has changed should it throw: the tier's
           // thread records the tier only under the lock held here.
-          pool.submit([&build_job, job = *job, alone, estimate] { build_job(job, alone, estimate); });
+          const bool show = !options.solve.quiet && !loud && game.size(tier) >= options.progress_tier_indices;
+          pool.submit([&build_job, job = *job, estimate, show] { build_job(job, estimate, show); });
           schedule.start(*job);
           reserved += estimate;
           for (const Tier t : reading) ++in_use[t];
-          exclusive = alone;
+          if (show) loud = *job;
         }
       } catch (...) {
         // Opening a child tier failed (a damaged file): nothing new starts.

@@ -354,17 +354,17 @@ TEST(Retro, MissingChildrenAndMemoryBudgetAreErrors) {
 
 TEST(Retro, TiersSolvedSideBySideGiveTheSameFiles) {
   // Six Men's Morris up to 4 stones a side: 62 tiers, most small. Two threads with every
-  // tier alone, and with every tier side by side (one thread each): the same files
+  // tier helped by an idle thread, and with no tier helped (one thread each): the same files
   // (ThreadCountsGiveIdenticalFiles compares one thread with two), reports in the order
   // of tiers_in_order.
   const morris::Morris game = morris::Morris::from_options("six", {});
   const std::vector<Tier> order = retro::tiers_in_order(game, 4);
   std::map<std::string, std::string> reference;
-  for (const auto& [threads, shared] : std::vector<std::pair<int, Index>>{{2, 0}, {2, ~Index{0}}}) {
+  for (const auto& [threads, helped] : std::vector<std::pair<int, Index>>{{2, 0}, {2, ~Index{0}}}) {
     TempDir dir;
     db::Database database(db::Location::of(game, dir.path()));
     retro::BuildOptions options = build_options(threads);
-    options.shared_tier_indices = shared;
+    options.helped_tier_indices = helped;
     std::set<Tier> seen;
     const auto reports = retro::build(game, database, 4, options, [&](const retro::TierReport& report) {
       EXPECT_TRUE(seen.insert(report.tier).second) << report.name;
@@ -377,7 +377,7 @@ TEST(Retro, TiersSolvedSideBySideGiveTheSameFiles) {
     if (reference.empty()) {
       reference = files;
     } else {
-      EXPECT_EQ(test::compare_snapshots(reference, files), "") << threads << " threads, shared " << shared;
+      EXPECT_EQ(test::compare_snapshots(reference, files), "") << threads << " threads, helped " << helped;
     }
   }
 }

@@ -255,12 +255,53 @@ TEST(ThreadPool, FreeThreadsJoinATeam) {
       all_there.wait_for(lock, std::chrono::seconds(30), [&] { return seen.size() == 4; });
     });
   });
-  pool.submit([] {});  // queued behind the team's offers, which go first
+  pool.submit([] {});  // queued: taken before the team's offers, and quickly done
   std::unique_lock lock(mutex);
   ASSERT_TRUE(all_there.wait_for(lock, std::chrono::seconds(30), [&] { return seen.size() == 4; }));
   std::set<pid_t> threads;
   for (const auto& [t, tid] : seen) threads.insert(tid);
   EXPECT_EQ(threads.size(), 4U) << "a team's calls on one thread";
+}
+
+TEST(ThreadPool, QueuedTasksGoBeforeOffers) {
+  // Of two threads, one is held while the other's team offers a helper's place and a
+  // task is queued; released, the held thread runs the task first, then joins the team.
+  std::mutex mutex;
+  std::condition_variable changed;
+  bool held = false;
+  bool release = false;
+  std::vector<std::string> order;
+  ThreadPool pool(2);
+  pool.submit([&] {
+    std::unique_lock lock(mutex);
+    held = true;
+    changed.notify_all();
+    changed.wait(lock, [&] { return release; });
+  });
+  {
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [&] { return held; });
+  }
+  pool.submit([&] {
+    pool.team(1, [&](int slot) {
+      std::unique_lock lock(mutex);
+      if (slot == 1) {
+        order.emplace_back("helper");
+        changed.notify_all();
+        return;
+      }
+      pool.submit([&] {
+        const std::lock_guard task_lock(mutex);
+        order.emplace_back("task");
+      });
+      release = true;
+      changed.notify_all();
+      changed.wait_for(lock, std::chrono::seconds(30), [&] { return order.size() == 2; });
+    });
+  });
+  std::unique_lock lock(mutex);
+  ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(30), [&] { return order.size() == 2; }));
+  EXPECT_EQ(order, (std::vector<std::string>{"task", "helper"}));
 }
 
 TEST(ThreadPool, OffersNoThreadTakesAreWithdrawn) {
@@ -362,11 +403,11 @@ struct BuildCount {
   std::size_t callbacks = 0;
 };
 
-BuildCount count_build(const test::TierDagGame& game, int tiers, int threads, Index shared_tier_indices) {
+BuildCount count_build(const test::TierDagGame& game, int tiers, int threads, Index helped_tier_indices) {
   TempDir dir;
   db::Database database(db::Location::of(game, dir.path()));
   retro::BuildOptions options = test::build_options(threads);
-  options.shared_tier_indices = shared_tier_indices;
+  options.helped_tier_indices = helped_tier_indices;
   BuildCount count;
   // ThreadSanitizer starts a thread of its own with the process's second thread.
   std::thread([] {}).join();
@@ -404,9 +445,9 @@ TEST(BuildThreads, ManySmallTiersSideBySideOnTThreads) {
   EXPECT_EQ(count.after, count.before);
 }
 
-TEST(BuildThreads, TiersAloneBorrowThePool) {
-  // Every tier alone with every thread, each tier three chunks of its parallel loops:
-  // the loops run on the pool, and no thread is started for them.
+TEST(BuildThreads, HelpedTiersBorrowThePool) {
+  // Every tier helped by the threads with no tier to start, each tier three chunks of
+  // its parallel loops: the loops run on the pool, and no thread is started for them.
   constexpr int kTiers = 12;
   constexpr int kThreads = 3;
   const test::TierDagGame game(3, 40000);
@@ -419,21 +460,21 @@ TEST(BuildThreads, TiersAloneBorrowThePool) {
 }
 
 TEST(BuildThreads, TheFilesDoNotDependOnTheSchedule) {
-  // The test game's files: one thread, side by side on three, alone on three.
+  // The test game's files: one thread, side by side on three (no help), helped on three.
   const test::TierDagGame game(4, 20000);
   std::map<std::string, std::string> reference;
-  for (const auto& [threads, shared] : std::vector<std::pair<int, Index>>{{1, 0}, {3, ~Index{0}}, {3, 0}}) {
+  for (const auto& [threads, helped] : std::vector<std::pair<int, Index>>{{1, 0}, {3, ~Index{0}}, {3, 0}}) {
     TempDir dir;
     db::Database database(db::Location::of(game, dir.path()));
     retro::BuildOptions options = test::build_options(threads);
-    options.shared_tier_indices = shared;
+    options.helped_tier_indices = helped;
     retro::build(game, database, 20, options);
     const auto files = test::snapshot(dir.path());
     EXPECT_EQ(files.size(), 20U);
     if (reference.empty()) {
       reference = files;
     } else {
-      EXPECT_EQ(test::compare_snapshots(reference, files), "") << threads << " threads, shared " << shared;
+      EXPECT_EQ(test::compare_snapshots(reference, files), "") << threads << " threads, helped " << helped;
     }
   }
 }
