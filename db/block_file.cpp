@@ -7,6 +7,7 @@
 #include <bit>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "db/block_codec.h"
 #include "db/file_io.h"
 #include "db/game_dictionary.h"
+#include "db/stored_symbols.h"
 #include "db/tier_file.h"
 
 namespace gs::db {
@@ -289,6 +291,14 @@ std::unique_ptr<TierReader> io::open_tier_v2(std::string name, std::unique_ptr<M
 
 namespace {
 
+int writing_threads(const WriteOptions& options) {
+  return options.threads > 0 ? options.threads : default_threads();
+}
+// Blocks write_tier makes at once (each on a thread, then written in order).
+std::uint64_t batch_blocks(int threads) {
+  return std::max<std::uint64_t>(64, 16 * static_cast<std::uint64_t>(threads));
+}
+
 // Parts of a tier (index ranges) on which codecs and block sizes are compared, or a
 // dictionary trained: evenly spread ranges of kDefaultBlockBytes of image (the largest
 // block size), `budget` bytes of image in all (the whole tier if it is smaller).
@@ -304,14 +314,15 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> spread_ranges(std::uint64_t
   return out;
 }
 
-// The images of blocks of `block_positions` positions cut from ranges of the codes.
+// The images of blocks of `block_positions` positions cut from ranges of the symbols.
 std::vector<std::vector<std::uint8_t>> images_of(
-    std::span<const ValueCode> codes, unsigned bits, std::uint64_t block_positions,
+    const StoredSymbols& symbols, unsigned bits, std::uint64_t block_positions,
     const std::vector<std::pair<std::uint64_t, std::uint64_t>>& ranges) {
   std::vector<std::vector<std::uint8_t>> out;
+  std::vector<ValueCode> part;
   for (const auto& [first, last] : ranges) {
     for (std::uint64_t b = first; b < last; b += block_positions) {
-      const auto part = codes.subspan(b, std::min(last, b + block_positions) - b);
+      symbols.fill(b, std::min(last, b + block_positions), part);
       out.emplace_back(image_bytes(part.size(), bits));
       pack_image(part, bits, out.back());
     }
@@ -327,56 +338,6 @@ std::uint8_t image_bits_of(std::span<const ValueCode> codes, Encoding encoding) 
   return largest < 256 ? 8 : 16;
 }
 
-// The symbols as stored, and how many derivable don't-cares the tier has. Don't-cares
-// (holes, and the positions the game derives from their moves) take the value before
-// them in index order (the first value for those at the start), which only lengthens
-// runs: no probe by position reads a hole, and a derivable position is answered from
-// its moves.
-std::vector<ValueCode> stored_symbols(Tier tier, std::span<const ValueCode> codes,
-                                      const WriteOptions& options, int threads,
-                                      std::uint64_t& derivable_count) {
-  const std::uint64_t positions = codes.size();
-  std::vector<std::uint8_t> derivable;
-  derivable_count = 0;
-  if (options.derivable) {
-    derivable.assign(positions, 0);
-    std::atomic<std::uint64_t> count{0};
-    parallel_for(0, positions, threads, 1 << 14, [&](std::uint64_t begin, std::uint64_t end, int) {
-      std::uint64_t found = 0;
-      for (std::uint64_t i = begin; i < end; ++i) {
-        if (codes[i] != kHoleCode && options.derivable(tier, i)) {
-          derivable[i] = 1;
-          ++found;
-        }
-      }
-      count.fetch_add(found, std::memory_order_relaxed);
-    });
-    derivable_count = count.load();
-  }
-  std::vector<ValueCode> symbols(codes.begin(), codes.end());
-  if (options.encoding == Encoding::kWinDrawLoss) {
-    for (ValueCode& symbol : symbols) symbol = win_draw_loss(symbol);
-  }
-  auto dont_care = [&](std::uint64_t i) {
-    return (options.fill_holes && codes[i] == kHoleCode) || (derivable_count > 0 && derivable[i] != 0);
-  };
-  ValueCode previous = kHoleCode;
-  for (std::uint64_t i = 0; i < positions; ++i) {
-    if (!dont_care(i)) {
-      previous = symbols[i];
-      break;
-    }
-  }
-  for (std::uint64_t i = 0; i < positions; ++i) {
-    if (dont_care(i)) {
-      symbols[i] = previous;
-    } else {
-      previous = symbols[i];
-    }
-  }
-  return symbols;
-}
-
 }  // namespace
 
 std::vector<std::vector<std::uint8_t>> dictionary_samples(const TierHeader& header,
@@ -384,9 +345,8 @@ std::vector<std::vector<std::uint8_t>> dictionary_samples(const TierHeader& head
                                                           const WriteOptions& options,
                                                           std::uint64_t budget_bytes) {
   const unsigned bits = image_bits_of(codes, options.encoding);
-  std::uint64_t derivable_count = 0;
-  const int threads = options.threads > 0 ? options.threads : default_threads();
-  const auto symbols = stored_symbols(header.tier, codes, options, threads, derivable_count);
+  const int threads = writing_threads(options);
+  const StoredSymbols symbols(header.tier, codes, options, threads);
   // Pieces of up to kDictionarySampleBytes of image, evenly spaced, at most budget_bytes
   // in all (fewer pieces than asked for, never more).
   const std::uint64_t piece_bytes = std::clamp<std::uint64_t>(budget_bytes, 1, kDictionarySampleBytes);
@@ -398,6 +358,31 @@ std::vector<std::vector<std::uint8_t>> dictionary_samples(const TierHeader& head
   for (std::uint64_t p = 0; p < pieces; p += step)
     ranges.emplace_back(p * piece, std::min<std::uint64_t>(symbols.size(), (p + 1) * piece));
   return images_of(symbols, bits, piece, ranges);
+}
+
+std::uint64_t write_tier_bytes(std::uint64_t positions, const WriteOptions& options) {
+  // The largest block's image: 16 bits a position where block_positions is given.
+  const std::uint64_t image = options.block_positions != 0 ? 2 * options.block_positions
+                              : options.block_bytes != 0   ? options.block_bytes
+                                                           : kDefaultBlockBytes;
+  // The fewest positions a block may hold (1024-byte blocks of 16-bit images, the
+  // smallest of the choices), for the index's size.
+  const std::uint64_t fewest = options.block_positions != 0 ? options.block_positions
+                               : options.block_bytes != 0
+                                   ? std::max<std::uint64_t>(1, options.block_bytes / 2)
+                                   : kBlockBytesChoices.front() / 2;
+  const auto threads = static_cast<std::uint64_t>(writing_threads(options));
+  // Per block of a batch its image, its compressed form (zstd's bound: a little more than
+  // the image), and per thread an image decompressed again and the symbols of a block.
+  const std::uint64_t blocks = positions / fewest + 1;
+  const std::uint64_t batch =
+      std::min(blocks, batch_blocks(static_cast<int>(threads))) * (2 * image + 1024) + threads * 2 * image;
+  const std::uint64_t index = index_bytes(blocks) + kGameDictionaryBytes;
+  // A sample is at most the whole tier's image, as taken and compressed.
+  const std::uint64_t samples =
+      std::min(2 * kChoiceSampleBytes + 2 * kTrainingSampleBytes, 4 * (2 * positions + image));
+  const std::uint64_t derivable = options.derivable ? positions / 8 + 8 : 0;
+  return batch + index + samples + derivable;
 }
 
 std::optional<NamedDictionary> game_dictionary_of(const std::filesystem::path& path) {
@@ -447,11 +432,10 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
       (!std::has_single_bit(options.block_positions) || options.block_positions > kMaxBlockPositions))
     fail("block size {} is not a power of two up to {}", options.block_positions, kMaxBlockPositions);
   header.holes_filled = options.fill_holes;
-  const int threads = options.threads > 0 ? options.threads : default_threads();
+  const int threads = writing_threads(options);
   const std::uint64_t positions = codes.size();
-  std::uint64_t derivable_count = 0;
-  std::vector<ValueCode> symbols = stored_symbols(header.tier, codes, options, threads, derivable_count);
-  header.derivable_filled = derivable_count > 0;
+  const StoredSymbols symbols(header.tier, codes, options, threads);
+  header.derivable_filled = symbols.derivable_count() > 0;
   if (header.derivable_filled) header.version = kFormatVersion3;
 
   // Candidate block sizes and codecs, each fitted to and measured on the same spread
@@ -542,72 +526,67 @@ TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std:
   header.block_positions = chosen_block_positions;
   header.blocks = (positions + header.block_positions - 1) / header.block_positions;
   const std::uint64_t blocks = header.blocks;
-  // Each block packed, compressed and checked on its own, so that the packed images of the
-  // whole tier are never held at once (beside the values and their stored symbols).
-  auto block_symbols = [&](std::uint64_t b) {
-    const std::uint64_t first = b * header.block_positions;
-    return std::span<const ValueCode>(symbols).subspan(
-        first, std::min<std::uint64_t>(positions, first + header.block_positions) - first);
-  };
-  std::vector<std::vector<std::uint8_t>> compressed(blocks);
-  parallel_for(0, blocks, threads, 16, [&](std::uint64_t begin, std::uint64_t end, int) {
-    std::vector<std::uint8_t> image;
-    std::vector<std::uint8_t> back;
-    for (std::uint64_t b = begin; b < end; ++b) {
-      const auto part = block_symbols(b);
-      image.assign(image_bytes(part.size(), bits), 0);
-      pack_image(part, bits, image);
-      chosen->compress(image, compressed[b]);
-      // Every block must decompress to its image before the file may replace anything.
-      back.assign(image.size(), 0);
-      if (!chosen->decompress(compressed[b], back) || back != image)
-        fail("internal error: block {} of {} does not decompress to its values with codec {}", b,
-             header.tier_name, codec_name(chosen->id()));
-    }
-  });
-  {
-    // The values' checksum runs over the images in order: packed again, one at a time.
-    XXH3_state_t* state = XXH3_createState();
-    XXH3_64bits_reset(state);
-    std::vector<std::uint8_t> image;
-    for (std::uint64_t b = 0; b < blocks; ++b) {
-      const auto part = block_symbols(b);
-      image.assign(image_bytes(part.size(), bits), 0);
-      pack_image(part, bits, image);
-      XXH3_64bits_update(state, image.data(), image.size());
-    }
-    header.values_checksum = XXH3_64bits_digest(state);
-    XXH3_freeState(state);
-  }
-  std::vector<ValueCode>().swap(symbols);
   header.codec = chosen->id();
   const std::vector<std::uint8_t>& table = chosen->table();
   header.table_bytes = table.size();
 
+  // The blocks are made a batch at a time, each packed, compressed and checked on a
+  // thread, then written in order after the header and index, which are written last
+  // (the offsets, block checksums and the values' checksum are known then). So the
+  // writer holds the values, one batch and the index: neither a copy of the values as
+  // stored nor the whole compressed tier.
   std::vector<std::uint8_t> index(index_bytes(blocks) + table.size());
-  std::uint64_t offset = kHeaderSize + index.size();
-  for (std::uint64_t b = 0; b < blocks; ++b) {
-    put_u64(index.data() + 8 * b, offset);
-    put_u64(index.data() + 8 * (blocks + 1 + b),
-            block_checksum(compressed[b].data(), compressed[b].size(), b));
-    offset += compressed[b].size();
-  }
-  put_u64(index.data() + 8 * blocks, offset);
   std::copy(table.begin(), table.end(), index.begin() + static_cast<std::ptrdiff_t>(index_bytes(blocks)));
-  header.index_checksum = XXH3_64bits(index.data(), index.size());
-  const auto bytes = encode_v2(header);
+  const std::uint64_t batch = batch_blocks(threads);
   io::write_atomically(path, [&](int fd, const std::string& temp) {
-    io::write_all(fd, bytes.data(), bytes.size(), temp);
-    io::write_all(fd, index.data(), index.size(), temp);
-    std::vector<std::uint8_t> buffer;  // blocks are small: one write per megabyte
-    for (const auto& block : compressed) {
-      buffer.insert(buffer.end(), block.begin(), block.end());
-      if (buffer.size() >= (1U << 20)) {
-        io::write_all(fd, buffer.data(), buffer.size(), temp);
-        buffer.clear();
+    const std::vector<std::uint8_t> placeholder(kHeaderSize + index.size(), 0);
+    io::write_all(fd, placeholder.data(), placeholder.size(), temp);
+    XXH3_state_t* state = XXH3_createState();
+    if (state == nullptr) fail("{}: out of memory for a checksum", temp);
+    const std::unique_ptr<XXH3_state_t, decltype(&XXH3_freeState)> owned(state, &XXH3_freeState);
+    XXH3_64bits_reset(state);
+    std::vector<std::vector<std::uint8_t>> images(batch);
+    std::vector<std::vector<std::uint8_t>> compressed(batch);
+    std::vector<std::uint8_t> buffer;
+    std::uint64_t offset = placeholder.size();
+    for (std::uint64_t first = 0; first < blocks; first += batch) {
+      const std::uint64_t count = std::min(batch, blocks - first);
+      parallel_for(0, count, threads, 4, [&](std::uint64_t begin, std::uint64_t end, int) {
+        std::vector<ValueCode> part;
+        std::vector<std::uint8_t> back;
+        for (std::uint64_t k = begin; k < end; ++k) {
+          const std::uint64_t b = first + k;
+          const std::uint64_t start = b * header.block_positions;
+          symbols.fill(start, std::min<std::uint64_t>(positions, start + header.block_positions), part);
+          std::vector<std::uint8_t>& image = images[k];
+          image.assign(image_bytes(part.size(), bits), 0);
+          pack_image(part, bits, image);
+          chosen->compress(image, compressed[k]);
+          // Every block must decompress to its image before the file may replace anything.
+          back.assign(image.size(), 0);
+          if (!chosen->decompress(compressed[k], back) || back != image)
+            fail("internal error: block {} of {} does not decompress to its values with codec {}", b,
+                 header.tier_name, codec_name(chosen->id()));
+        }
+      });
+      buffer.clear();
+      for (std::uint64_t k = 0; k < count; ++k) {
+        const std::uint64_t b = first + k;
+        XXH3_64bits_update(state, images[k].data(), images[k].size());
+        put_u64(index.data() + 8 * b, offset);
+        put_u64(index.data() + 8 * (blocks + 1 + b),
+                block_checksum(compressed[k].data(), compressed[k].size(), b));
+        offset += compressed[k].size();
+        buffer.insert(buffer.end(), compressed[k].begin(), compressed[k].end());
       }
+      io::write_all(fd, buffer.data(), buffer.size(), temp);
     }
-    io::write_all(fd, buffer.data(), buffer.size(), temp);
+    put_u64(index.data() + 8 * blocks, offset);
+    header.values_checksum = XXH3_64bits_digest(state);
+    header.index_checksum = XXH3_64bits(index.data(), index.size());
+    const auto bytes = encode_v2(header);
+    io::write_all_at(fd, bytes.data(), bytes.size(), 0, temp);
+    io::write_all_at(fd, index.data(), index.size(), kHeaderSize, temp);
   });
   return header;
 }

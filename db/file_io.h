@@ -65,6 +65,10 @@ class MappedFile {
 
 // Writes all bytes to fd; throws gs::Error naming the file.
 void write_all(int fd, const std::uint8_t* data, std::size_t size, const std::string& file);
+// Writes all bytes to fd at `offset` (the file's position unchanged); throws gs::Error
+// naming the file.
+void write_all_at(int fd, const std::uint8_t* data, std::size_t size, std::uint64_t offset,
+                  const std::string& file);
 
 // Creates path's directory, calls write(fd, temp name) on a temporary file beside path,
 // syncs it and renames it to path (then syncs the directory). On any error the temporary

@@ -96,6 +96,21 @@ void write_all(int fd, const std::uint8_t* data, std::size_t size, const std::st
   }
 }
 
+void write_all_at(int fd, const std::uint8_t* data, std::size_t size, std::uint64_t offset,
+                  const std::string& file) {
+  while (size > 0) {
+    const ssize_t written =
+        ::pwrite(fd, data, std::min<std::size_t>(size, std::size_t{1} << 30), static_cast<off_t>(offset));
+    if (written < 0) {
+      if (errno == EINTR) continue;
+      fail("{}: write failed: {}", file, std::strerror(errno));
+    }
+    data += written;
+    size -= static_cast<std::size_t>(written);
+    offset += static_cast<std::uint64_t>(written);
+  }
+}
+
 void write_atomically(const std::filesystem::path& path,
                       const std::function<void(int, const std::string&)>& write) {
   std::error_code error;

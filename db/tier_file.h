@@ -204,6 +204,10 @@ struct WriteChoice {
 };
 TierHeader write_tier(const std::filesystem::path& path, TierHeader header, std::span<const ValueCode> codes,
                       const WriteOptions& options = {}, WriteChoice* choice = nullptr);
+// The memory write_tier holds beside the codes, at most: the blocks being made (a batch
+// of images and their compressed forms), the index, the samples on which the codec and
+// block size are chosen, and a bit per position for the game's derivable positions.
+std::uint64_t write_tier_bytes(std::uint64_t positions, const WriteOptions& options);
 
 // What a game dictionary is trained on from one tier (db/game_dictionary.h): images of
 // pieces of up to kDictionarySampleBytes, evenly spaced, budget_bytes in all at most (one

@@ -65,7 +65,7 @@ std::optional<int> build_with_mpi(const G& game, const db::Location& location, c
   build_options.solve.threads = rank_threads;
   if (!session.manager()) {
     run_worker(session, {}, [&](Tier tier) {
-      retro::require_memory(game, database, tier, build_options);
+      retro::require_memory(game, database, tier, build_options, rank_threads);
       const retro::TierReport report =
           retro::build_tier(game, database, tier, build_options, rank_threads, true);
       // Nothing is kept between tiers: a rank's memory is that of one tier at a time.

@@ -144,14 +144,28 @@ std::map<Tier, std::vector<Tier>> released_after(const G& game, const std::vecto
   return released;
 }
 
+// The memory building a tier needs beside its child tiers: the solver's working cells
+// (with level lists or not), and while the cells are written, the writer's own
+// (db::write_tier_bytes) on `threads` threads.
+template <Game G>
+std::uint64_t tier_bytes(const G& game, Tier tier, bool level_lists, const BuildOptions& options,
+                         int threads) {
+  db::WriteOptions write = options.write;
+  write.threads = threads;
+  return TierSolver<G>::working_bytes(game, tier, level_lists) + db::write_tier_bytes(game.size(tier), write);
+}
+
 // Throws when a tier cannot be built within the memory budget even without level lists.
 template <Game G>
-void require_memory(const G& game, db::Database& database, Tier tier, const BuildOptions& options) {
+void require_memory(const G& game, db::Database& database, Tier tier, const BuildOptions& options,
+                    int threads) {
   const std::uint64_t minimum =
-      children_bytes(game, database, tier) + TierSolver<G>::working_bytes(game, tier, false);
+      children_bytes(game, database, tier) + tier_bytes(game, tier, false, options, threads);
   if (minimum > options.memory_bytes) {
-    fail("tier {} needs {} of memory (working cells and child tiers), over the budget of {} (--memory)",
-         game.tier_name(tier), bytes_text(minimum), bytes_text(options.memory_bytes));
+    fail(
+        "tier {} needs {} of memory (working cells, writing and child tiers), over the budget of {} "
+        "(--memory)",
+        game.tier_name(tier), bytes_text(minimum), bytes_text(options.memory_bytes));
   }
 }
 
@@ -182,7 +196,7 @@ TierReport build_tier(const G& game, db::Database& database, Tier tier, const Bu
   solve.threads = threads;
   solve.quiet = quiet;
   solve.level_lists = solve.level_lists && TierSolver<G>::lists_fit(game, tier) &&
-                      children + TierSolver<G>::working_bytes(game, tier, true) <= options.memory_bytes;
+                      children + tier_bytes(game, tier, true, options, threads) <= options.memory_bytes;
   const auto start = std::chrono::steady_clock::now();
   database.forget(tier);
   db::TierHeader header;
@@ -277,10 +291,11 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
     return reserved + estimate + held;
   };
 
-  auto need = [&](Tier tier, bool lists) {
-    return children_bytes(game, database, tier) + TierSolver<G>::working_bytes(game, tier, lists);
-  };
   auto helped = [&](Tier tier) { return game.size(tier) >= options.helped_tier_indices; };
+  auto tier_threads = [&](Tier tier) { return helped(tier) ? threads : 1; };
+  auto need = [&](Tier tier, bool lists) {
+    return children_bytes(game, database, tier) + tier_bytes(game, tier, lists, options, tier_threads(tier));
+  };
 
   // Starts ready tiers on the pool, largest first, while they fit beside those being
   // built; called under the lock, by the caller at first and then by each tier's thread
@@ -292,7 +307,7 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
     std::optional<TierReport> report;
     std::exception_ptr failure;
     try {
-      report = build_tier(game, database, tier, options, helped(tier) ? threads : 1, !show);
+      report = build_tier(game, database, tier, options, tier_threads(tier), !show);
     } catch (...) {
       failure = std::current_exception();
     }
@@ -336,7 +351,7 @@ std::vector<TierReport> build(const G& game, db::Database& database, const TierS
           const Tier tier = order[*job];
           const auto running = static_cast<int>(schedule.running());
           if (running >= threads) break;
-          require_memory(game, database, tier, options);
+          require_memory(game, database, tier, options, tier_threads(tier));
           // Alone, a tier may use the whole budget; side by side, what the others left.
           const std::uint64_t estimate = std::min(need(tier, true), options.memory_bytes);
           if (running > 0 && reserved + estimate > options.memory_bytes) break;

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 #include "db/block_codec.h"
 #include "db/database.h"
 #include "db/directory_lock.h"
+#include "db/stored_symbols.h"
 #include "db/tier_file.h"
 #include "games/jungle/jungle.h"
 #include "retro/build.h"
@@ -122,6 +124,95 @@ TEST(TierFile, WriteAndReadBack) {
     for (std::size_t i = 0; i < codes.size(); ++i) ASSERT_EQ(reader->code(i), codes[i]) << i;
     EXPECT_TRUE(tier_file_good(path, expected_for(7, codes.size())));
   }
+  EXPECT_TRUE(test::files_named(dir.path(), ".tmp-").empty());
+}
+
+TEST(StoredSymbols, AnyRangeAsInTheWholeTier) {
+  // Values with runs of holes and of derivable positions, some longer than the stretches
+  // whose handed-on symbol is kept (4096): every range, made on its own, holds what one
+  // pass over the whole tier gives (a don't-care takes the symbol before it, those at
+  // the start the first symbol), with either encoding and holes filled or not.
+  std::mt19937_64 random(17);
+  const std::uint64_t positions = 40000;
+  std::vector<ValueCode> codes(positions);
+  std::vector<bool> derivable(positions, false);
+  for (std::uint64_t i = 0; i < positions;) {
+    const std::uint64_t run = 1 + random() % (random() % 8 == 0 ? 9000 : 40);
+    const int kind = static_cast<int>(random() % 4);  // 0: holes, 1: derivable, else values
+    for (std::uint64_t k = 0; k < run && i < positions; ++k, ++i) {
+      codes[i] = kind == 0 ? kHoleCode : static_cast<ValueCode>(random() % 300);
+      derivable[i] = kind == 1;
+    }
+  }
+  for (std::uint64_t i = 0; i < 5000; ++i) codes[i] = kHoleCode;  // a leading run of holes
+  for (const Encoding encoding : {Encoding::kDepth, Encoding::kWinDrawLoss}) {
+    for (const bool fill_holes : {true, false}) {
+      WriteOptions options;
+      options.encoding = encoding;
+      options.fill_holes = fill_holes;
+      options.derivable = [&](Tier, Index i) { return derivable[i]; };
+      auto dont_care = [&](std::uint64_t i) {
+        return (fill_holes && codes[i] == kHoleCode) || (codes[i] != kHoleCode && derivable[i]);
+      };
+      auto stored = [&](std::uint64_t i) {
+        return encoding == Encoding::kWinDrawLoss ? win_draw_loss(codes[i]) : codes[i];
+      };
+      std::vector<ValueCode> whole(positions);
+      ValueCode previous = kHoleCode;
+      for (std::uint64_t i = 0; i < positions; ++i) {
+        if (!dont_care(i)) {
+          previous = stored(i);
+          break;
+        }
+      }
+      std::uint64_t derivable_count = 0;
+      for (std::uint64_t i = 0; i < positions; ++i) {
+        if (codes[i] != kHoleCode && derivable[i]) ++derivable_count;
+        if (!dont_care(i)) previous = stored(i);
+        whole[i] = previous;
+      }
+      const StoredSymbols symbols(3, codes, options, 3);
+      EXPECT_EQ(symbols.derivable_count(), derivable_count);
+      std::vector<ValueCode> part;
+      for (int trial = 0; trial < 300; ++trial) {
+        std::uint64_t first = random() % positions;
+        std::uint64_t last = random() % (positions + 1);
+        if (first > last) std::swap(first, last);
+        if (trial == 0) first = 0, last = positions;
+        symbols.fill(first, last, part);
+        ASSERT_EQ(part.size(), last - first);
+        for (std::uint64_t i = first; i < last; ++i)
+          ASSERT_EQ(part[i - first], whole[i]) << "position " << i << " of [" << first << ", " << last << ")";
+      }
+    }
+  }
+}
+
+TEST(TierFile, BlocksWrittenInBatchesReadBack) {
+  // A tier of many small blocks (several of the writer's batches, which go to the file
+  // one after another): every value reads back, every block's checksum holds, and the
+  // file is the same byte for byte on one thread and on three.
+  TempDir dir;
+  std::mt19937_64 random(5);
+  std::vector<ValueCode> codes(50000);
+  for (ValueCode& code : codes) code = random() % 16 == 0 ? kHoleCode : static_cast<ValueCode>(random() % 40);
+  std::vector<std::string> contents;
+  for (const int threads : {1, 3}) {
+    WriteOptions options;
+    options.codec = Codec::kZstd;
+    options.dictionary = false;
+    options.block_positions = 64;  // 782 blocks
+    options.fill_holes = false;
+    options.threads = threads;
+    const fs::path path = dir / fmt::format("t{}.gsdb", threads);
+    const TierHeader written = write_tier(path, header_for(7, "R-r"), codes, options);
+    EXPECT_EQ(written.blocks, (codes.size() + 63) / 64);
+    const auto reader = open_tier(path, expected_for(7, codes.size()), true);
+    for (std::size_t i = 0; i < codes.size(); ++i) ASSERT_EQ(reader->code(i), codes[i]) << i;
+    EXPECT_TRUE(tier_file_good(path, expected_for(7, codes.size())));
+    contents.push_back(test::read_file(path));
+  }
+  EXPECT_EQ(contents[0], contents[1]);
   EXPECT_TRUE(test::files_named(dir.path(), ".tmp-").empty());
 }
 

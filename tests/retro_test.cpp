@@ -397,9 +397,8 @@ TEST(Retro, OpenChildTiersCountAgainstTheMemoryBudget) {
   for (const retro::TierReport& report : reports) most_counted = std::max(most_counted, report.counted_bytes);
   std::uint64_t most_needed = 0;  // by one tier, without level lists
   for (const Tier tier : order) {
-    most_needed =
-        std::max(most_needed, retro::children_bytes(game, all, tier) +
-                                  retro::TierSolver<checkers::Checkers>::working_bytes(game, tier, false));
+    most_needed = std::max(most_needed, retro::children_bytes(game, all, tier) +
+                                            retro::tier_bytes(game, tier, false, build_options(2), 2));
   }
   ASSERT_LT(2 * most_needed, most_counted);
   const std::uint64_t budget = 2 * most_needed;
