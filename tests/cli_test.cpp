@@ -1053,7 +1053,8 @@ TEST(Cli, SmallMemoryBudgetIsPrintedInItsUnits) {
   const std::string data = (dir / "data").string();
   const RunResult r =
       gamesolver(dir, {"build", "jungle", "--pieces", "3", "--memory", "0.00001", "--data", data, "--quiet"});
-  expect_error(r, "of memory (working cells, writing and child tiers), over the budget of 10.5 KiB (--memory)");
+  expect_error(r,
+               "of memory (working cells, writing and child tiers), over the budget of 10.5 KiB (--memory)");
   EXPECT_EQ(r.err.find("0.000 GiB"), std::string::npos) << describe(r);
 }
 
