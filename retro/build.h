@@ -235,7 +235,8 @@ TierSchedule schedule_of(const G& game, const std::vector<Tier>& order) {
 // Tiers whose children are all built are ready (retro/tier_schedule.h). Ready tiers are
 // solved side by side, one thread each, as many at once as there are threads and as the
 // memory budget allows (each tier's need is estimated before it starts: its working
-// cells plus its child tiers' decompressed blocks), larger ready tiers first. The tiers
+// cells, the writing of its file and its child tiers' decompressed blocks), larger ready
+// tiers first. The tiers
 // run on a pool of options.solve.threads threads (core/thread_pool.h), made for the
 // build and joined before it returns: a finished tier's thread starts the next ready
 // ones, a thread with no tier to start helps the parallel loops of the tiers being
