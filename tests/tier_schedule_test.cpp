@@ -263,82 +263,78 @@ TEST(ThreadPool, FreeThreadsJoinATeam) {
   EXPECT_EQ(threads.size(), 4U) << "a team's calls on one thread";
 }
 
-TEST(ThreadPool, QueuedTasksGoBeforeOffers) {
-  // Of two threads, one is held while the other's team offers a helper's place and a
-  // task is queued; released, the held thread runs the task first, then joins the team.
+// One of a pool's threads held by a task until `release` is set (under `mutex`, with
+// `changed` notified): a thread kept busy while a test queues work for the others.
+struct HeldThread {
   std::mutex mutex;
   std::condition_variable changed;
   bool held = false;
   bool release = false;
+  // Returns once the thread is held.
+  void hold(ThreadPool& pool) {
+    pool.submit([this] {
+      std::unique_lock lock(mutex);
+      held = true;
+      changed.notify_all();
+      changed.wait(lock, [this] { return release; });
+    });
+    std::unique_lock lock(mutex);
+    changed.wait(lock, [this] { return held; });
+  }
+};
+
+TEST(ThreadPool, QueuedTasksGoBeforeOffers) {
+  // Of two threads, one is held while the other's team offers a helper's place and a
+  // task is queued; released, the held thread runs the task first, then joins the team.
+  HeldThread h;
   std::vector<std::string> order;
   ThreadPool pool(2);
-  pool.submit([&] {
-    std::unique_lock lock(mutex);
-    held = true;
-    changed.notify_all();
-    changed.wait(lock, [&] { return release; });
-  });
-  {
-    std::unique_lock lock(mutex);
-    changed.wait(lock, [&] { return held; });
-  }
+  h.hold(pool);
   pool.submit([&] {
     pool.team(1, [&](int slot) {
-      std::unique_lock lock(mutex);
+      std::unique_lock lock(h.mutex);
       if (slot == 1) {
         order.emplace_back("helper");
-        changed.notify_all();
+        h.changed.notify_all();
         return;
       }
       pool.submit([&] {
-        const std::lock_guard task_lock(mutex);
+        const std::lock_guard task_lock(h.mutex);
         order.emplace_back("task");
       });
-      release = true;
-      changed.notify_all();
-      changed.wait_for(lock, std::chrono::seconds(30), [&] { return order.size() == 2; });
+      h.release = true;
+      h.changed.notify_all();
+      h.changed.wait_for(lock, std::chrono::seconds(30), [&] { return order.size() == 2; });
     });
   });
-  std::unique_lock lock(mutex);
-  ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(30), [&] { return order.size() == 2; }));
+  std::unique_lock lock(h.mutex);
+  ASSERT_TRUE(h.changed.wait_for(lock, std::chrono::seconds(30), [&] { return order.size() == 2; }));
   EXPECT_EQ(order, (std::vector<std::string>{"task", "helper"}));
 }
 
 TEST(ThreadPool, OffersNoThreadTakesAreWithdrawn) {
   // One thread of two is held by a task: a team on the other does all its work alone
   // and returns without waiting for the held thread.
-  std::mutex mutex;
-  std::condition_variable changed;
-  bool held = false;
-  bool release = false;
+  HeldThread h;
   std::atomic<int> chunks{0};
   std::set<int> callers;
   std::atomic<bool> team_done{false};
   ThreadPool pool(2);
-  pool.submit([&] {
-    std::unique_lock lock(mutex);
-    held = true;
-    changed.notify_all();
-    changed.wait(lock, [&] { return release; });
-  });
-  {
-    std::unique_lock lock(mutex);
-    changed.wait(lock, [&] { return held; });
-  }
+  h.hold(pool);
   pool.submit([&] {
     parallel_for(0, 1000, 2, 10, [&](std::uint64_t, std::uint64_t, int thread) {
       ++chunks;
-      const std::lock_guard lock(mutex);
+      const std::lock_guard lock(h.mutex);
       callers.insert(thread);
     });
     team_done = true;
-    const std::lock_guard lock(mutex);
-    release = true;
-    changed.notify_all();
+    const std::lock_guard lock(h.mutex);
+    h.release = true;
+    h.changed.notify_all();
   });
   {
-    std::unique_lock lock(mutex);
-    ASSERT_TRUE(changed.wait_for(lock, std::chrono::seconds(30), [&] { return release; }));
+    std::unique_lock lock(h.mutex);
+    ASSERT_TRUE(h.changed.wait_for(lock, std::chrono::seconds(30), [&] { return h.release; }));
   }
   EXPECT_TRUE(team_done.load());
   EXPECT_EQ(chunks.load(), 100);
