@@ -16,10 +16,14 @@
 set -euo pipefail
 
 log_dir=
+copies=0
 while [[ $# -gt 0 ]]; do
   case $1 in
     --log) log_dir=$2; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --copies)
+      [[ ${2:-} =~ ^[1-9][0-9]*$ ]] || { echo "scaling.sh: --copies needs a count" >&2; exit 2; }
+      copies=$2; shift 2 ;;
+    -h|--help) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "scaling.sh: unknown option $1" >&2; exit 2 ;;
     *) break ;;
   esac
@@ -65,3 +69,21 @@ for count in "${counts[@]}"; do
     'BEGIN {cpu = u + s; printf "%-16s %3d threads: %8.2f s wall %9.2f CPU-s  speedup %5.2fx  utilisation %3.0f%%  %s  files %s\n", n, t, w, cpu, f / w, 100 * cpu / (w * t), p, d}'
   [[ $digest == "$first_digest" ]] || exit 1
 done
+
+[[ $copies -gt 0 ]] || exit 0
+# N copies on one thread each, at once; each writes its own directory and its times.
+run=${command//\{threads\}/1}
+for ((k = 1; k <= copies; ++k)); do
+  mkdir -p "$work/copy$k"
+  ( TIMEFORMAT='%R %U %S'
+    { time bash -c "${run//\{data\}/$work/copy$k}" >"$work/copy$k.log" 2>&1; } 2>"$work/copy$k.time" ) &
+done
+failed=0
+for job in $(jobs -p); do wait "$job" || failed=1; done
+for ((k = 1; k <= copies; ++k)); do
+  digest=$(cd "$work/copy$k" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+  [[ $digest == "$first_digest" ]] || failed=1
+done
+[[ $failed -eq 0 ]] || { echo "scaling.sh: a copy failed or wrote other files" >&2; exit 1; }
+cat "$work"/copy*.time | awk -v n="$name" -v c="$copies" -v f="$first_wall" \
+  '{w += $1; cpu += $2 + $3} END {w /= NR; cpu /= NR; printf "%-16s %3d copies on 1 thread each: %8.2f s mean wall %9.2f mean CPU-s  a copy %.2fx slower than the first run: at most %.1fx on %d threads\n", n, c, w, cpu, w / f, c * f / w, c}'
