@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 
 #include "core/error.h"
 #include "core/quote.h"
@@ -440,22 +441,38 @@ std::optional<Position> Jungle::unrank(Tier tier, Index index) const {
   std::array<std::uint8_t, kPieceKinds> s{};
   s[0] = tables_.pair_squares[pair].first;
   s[1] = tables_.pair_squares[pair].second;
-  std::array<std::uint8_t, kPieceKinds> sorted{};  // s[0..i) in increasing order
-  sorted[0] = std::min(s[0], s[1]);
-  sorted[1] = std::max(s[0], s[1]);
+  // A further piece's digit counts the free squares below it: its square is the least s
+  // with s = digit + (squares taken at or below s), reached by stepping up from the digit
+  // while that count grows (a sorted list of the taken squares, shifted at each insertion,
+  // was compiled into a call of memmove per piece).
+  std::uint64_t taken = (std::uint64_t{1} << s[0]) | (std::uint64_t{1} << s[1]);
   for (int i = 2; i < n; ++i) {
-    int square = code[static_cast<std::size_t>(i)];
-    int j = 0;
-    for (; j < i && sorted[static_cast<std::size_t>(j)] <= square; ++j) ++square;
+    const int digit = code[static_cast<std::size_t>(i)];
+    int square = digit;
+    for (int below = 0;;) {
+      const int now = std::popcount(taken & ((std::uint64_t{2} << square) - 1));
+      if (now == below) break;
+      below = now;
+      square = digit + now;
+    }
     s[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(square);
-    for (int k = i; k > j; --k) sorted[static_cast<std::size_t>(k)] = sorted[static_cast<std::size_t>(k - 1)];
-    sorted[static_cast<std::size_t>(j)] = static_cast<std::uint8_t>(square);
+    taken |= std::uint64_t{1} << square;
   }
   if (n > 2 && tables_.file_compact[s[0]] == 3 && tables_.file_compact[s[1]] == 3 &&
       placement(s.data(), n, true) < placement_index) {
     return std::nullopt;  // the mirror image has the smaller index
   }
-  for (int i = 0; i < n; ++i) pos.square[m.piece[i]] = tables_.from_compact[s[static_cast<std::size_t>(i)]];
+  // The squares are put together in a word and stored at once: stored a byte at a time,
+  // they were read back as one word by the copy of the position returned, which waits
+  // for the bytes to reach the cache.
+  std::uint64_t squares = ~std::uint64_t{0};  // kNone everywhere
+  for (int i = 0; i < n; ++i) {
+    const unsigned shift = 8U * m.piece[i];
+    squares = (squares & ~(std::uint64_t{0xFF} << shift)) |
+              std::uint64_t{tables_.from_compact[s[static_cast<std::size_t>(i)]]} << shift;
+  }
+  static_assert(sizeof squares == sizeof pos.square && std::endian::native == std::endian::little);
+  std::memcpy(pos.square.data(), &squares, sizeof squares);
   return pos;
 }
 
