@@ -6,7 +6,9 @@
 // a child's missing or damaged) is reported with its error and passed over. With a
 // journal (app/verify_journal.h) the tiers an earlier run found consistent, their files
 // and their children's unchanged since, are passed over too, and each tier found
-// consistent is recorded.
+// consistent is recorded. Each tier's check holds its file and its children's, each
+// decompressed whole, within the memory budget (--memory): the tiers kept open for later
+// tiers are let go first where they and the tier's would not fit together.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -15,6 +17,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -44,6 +47,28 @@ std::string journal_line(const G& game, db::Database& database, Tier tier) {
   return line;
 }
 
+// Lets go of the open tiers that `tier`'s check does not read when they and the files
+// and images it reads would not fit the budget together (they are opened again when a
+// later tier needs them).
+template <Game G>
+void make_room_to_verify(const G& game, db::Database& database, Tier tier, std::uint64_t budget) {
+  const std::vector<Tier> reading = retro::tiers_verified_with(game, tier);
+  const std::set<Tier> needed(reading.begin(), reading.end());
+  std::uint64_t need = 0;
+  for (const Tier t : reading) {
+    if (const db::TierReader* reader = database.find(game, t)) need += reader->memory_bytes();
+  }
+  std::uint64_t others = 0;
+  std::vector<Tier> other_tiers;
+  for (const auto& [t, bytes] : database.open_memory()) {
+    if (needed.contains(t)) continue;
+    others += bytes;
+    other_tiers.push_back(t);
+  }
+  if (need + others <= budget) return;
+  for (const Tier t : other_tiers) database.forget(t);
+}
+
 template <Game G>
 VerifySummary verify(const G& game, const CommonOptions& options, const VerifyRequest& request, int threads,
                      const std::function<void(const VerifiedTier&)>& on_tier) {
@@ -54,6 +79,7 @@ VerifySummary verify(const G& game, const CommonOptions& options, const VerifyRe
   // Checksums only: the header's, the block index's and every block's checksum, and that
   // every block decompresses to the values' checksum; no block is read twice.
   db::Database database(db::Location::of(game, options.data), !request.checksums);
+  const auto budget = static_cast<std::uint64_t>(options.memory_gib * static_cast<double>(1ULL << 30));
   std::map<Tier, std::vector<Tier>> released = retro::released_after(game, order);
   VerifyJournal journal(request.checksums ? std::filesystem::path() : request.journal);
   for (const Tier tier : order) {
@@ -72,8 +98,9 @@ VerifySummary verify(const G& game, const CommonOptions& options, const VerifyRe
         summary.positions += game.size(tier);
       } else {
         const std::uint64_t room = request.max_errors - std::min(summary.listed, request.max_errors);
+        make_room_to_verify(game, database, tier, budget);
         const retro::TierVerification found =
-            retro::verify_tier(game, database, tier, threads, options.quiet, room);
+            retro::verify_tier(game, database, tier, threads, options.quiet, room, budget);
         row.inconsistent = found.inconsistent;
         for (const retro::Inconsistency& bad : found.first)
           row.listed.push_back({row.name, bad.index, bad.position, bad.stored, bad.expected});

@@ -154,6 +154,12 @@ CommandLine::CommandLine(CLI::App& app) {
       add_command(app, "verify", "re-derive every stored value from its successors", command_, true);
   verify->add_option("--threads", command_.common.threads, "threads (default: every core)")
       ->check(CLI::Range(1, 1024));
+  verify
+      ->add_option("--memory", command_.common.memory_gib,
+                   "memory budget in GiB for each tier's check: its file and its children's, each "
+                   "decompressed whole (a tier that needs more is reported and not verified; not --ultra)")
+      ->capture_default_str()
+      ->check(number_in(1e-5, 1e6));
   verify->add_flag(
       "--checksums", command_.verify.checksums,
       "check every block's checksum and the file checksums only (fast), without re-deriving values");

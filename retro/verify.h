@@ -13,15 +13,21 @@
 //
 // Every index is checked: the inconsistent ones are all counted, and the first few (by
 // index) described.
+//
+// The tier's values and its children's are each decompressed whole before the check
+// (their successors are read at random): a tier whose files and images together exceed
+// the memory budget is refused with an error, before anything is loaded.
 #include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/bytes.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "core/parallel.h"
@@ -49,21 +55,39 @@ struct TierVerification {
   [[nodiscard]] bool consistent() const { return inconsistent == 0; }
 };
 
+// The tiers verify_tier reads for a tier: the tier itself, then its children.
+template <Game G>
+std::vector<Tier> tiers_verified_with(const G& game, Tier tier) {
+  std::vector<Tier> tiers{tier};
+  for (const Tier child : game.children(tier)) tiers.push_back(child);
+  return tiers;
+}
+
 // Checks every index of a tier against its successors; describes the `keep` lowest
 // inconsistent indices. Throws gs::Error where the tier's file or a child's is missing
-// or damaged.
+// or damaged, or where their files and images need more than `memory_bytes`.
 template <Game G>
 TierVerification verify_tier(const G& game, db::Database& database, Tier tier, int threads, bool quiet,
-                             std::size_t keep = 1) {
-  const db::TierReader* self = database.find(game, tier);
-  if (self == nullptr) fail("tier {} is not built", game.tier_name(tier));
-  std::vector<std::pair<Tier, const db::TierReader*>> readers{{tier, self}};
-  for (const Tier child : game.children(tier)) {
-    const db::TierReader* reader = database.find(game, child);
-    if (reader == nullptr)
-      fail("tier {} needs tier {}, which is not built", game.tier_name(tier), game.tier_name(child));
-    readers.emplace_back(child, reader);
+                             std::size_t keep = 1,
+                             std::uint64_t memory_bytes = std::numeric_limits<std::uint64_t>::max()) {
+  std::vector<std::pair<Tier, const db::TierReader*>> readers;
+  std::uint64_t need = 0;
+  for (const Tier t : tiers_verified_with(game, tier)) {
+    const db::TierReader* reader = database.find(game, t);
+    if (reader == nullptr) {
+      if (t == tier) fail("tier {} is not built", game.tier_name(tier));
+      fail("tier {} needs tier {}, which is not built", game.tier_name(tier), game.tier_name(t));
+    }
+    readers.emplace_back(t, reader);
+    need += reader->memory_bytes();
   }
+  if (need > memory_bytes) {
+    fail(
+        "verifying tier {} needs {} of memory (its file and its children's, each decompressed whole), over "
+        "the budget of {} (--memory)",
+        game.tier_name(tier), bytes_text(need), bytes_text(memory_bytes));
+  }
+  const db::TierReader* self = readers.front().second;
   bool depths = true;
   for (const auto& [t, reader] : readers) depths = depths && reader->header().depths();
   const bool exact_holes = !self->header().holes_filled;

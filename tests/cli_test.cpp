@@ -23,6 +23,7 @@
 #include <thread>
 #include <vector>
 
+#include "app/verify.h"
 #include "core/quote.h"
 #include "core/value.h"
 #include "db/database.h"
@@ -598,6 +599,65 @@ TEST(Cli, VerifyJournalGoesOnWhereItStopped) {
   std::vector<std::string> checksums = verify;
   checksums.emplace_back("--checksums");
   expect_error(gamesolver(dir, checksums), "--journal is for verifying the strong databases");
+}
+
+// verify --memory: a tier whose file and children's, decompressed whole, exceed the
+// budget is reported and not verified (exit 1); with the largest tier's need as the
+// budget every tier passes, the tiers kept open for later ones let go where they and the
+// next tier's would not fit together.
+TEST(Cli, VerifyKeepsToItsMemoryBudget) {
+  const Jungle game;
+  TempDir dir;
+  const fs::path data = dir / "data";
+  EXPECT_SUCCESS(gamesolver(dir, {"build", "jungle", "--pieces", "3", "--data", data.string(), "--quiet"}));
+  db::Database database(db::Location::of(game, data));
+  std::uint64_t largest = 0;
+  std::uint64_t all = 0;
+  Tier hungriest = 0;
+  for (const Tier tier : game.tiers(3)) {
+    std::uint64_t need = 0;
+    for (const Tier t : retro::tiers_verified_with(game, tier))
+      need += database.find(game, t)->memory_bytes();
+    if (need > largest) {
+      largest = need;
+      hungriest = tier;
+    }
+    all += database.find(game, tier)->memory_bytes();
+  }
+  ASSERT_GT(all, largest);  // keeping every tier open would not fit
+
+  // The tiers another tier's check does not read are let go only when they would not fit
+  // beside it.
+  app::make_room_to_verify(game, database, hungriest, all);
+  EXPECT_EQ(database.open_memory().size(), game.tiers(3).size());
+  app::make_room_to_verify(game, database, hungriest, largest);
+  std::set<Tier> open;
+  for (const auto& [tier, bytes] : database.open_memory()) open.insert(tier);
+  const std::vector<Tier> reading = retro::tiers_verified_with(game, hungriest);
+  EXPECT_EQ(open, std::set<Tier>(reading.begin(), reading.end()));
+
+  const auto gib = [](std::uint64_t bytes) {
+    return fmt::format("{:.12f}", static_cast<double>(bytes) / static_cast<double>(1ULL << 30));
+  };
+  const std::vector<std::string> verify = {"verify", "jungle",      "--pieces", "3",
+                                           "--data", data.string(), "--memory"};
+  std::vector<std::string> enough = verify;
+  enough.push_back(gib(largest + 1));
+  const RunResult passed = gamesolver(dir, enough);
+  EXPECT_SUCCESS(passed);
+  EXPECT_NE(passed.out.find("every value agrees"), std::string::npos) << describe(passed);
+
+  std::vector<std::string> short_of = verify;
+  short_of.push_back(gib(largest - 1024));
+  const RunResult refused = gamesolver(dir, short_of);
+  EXPECT_NE(refused.exit_code, 0) << describe(refused);
+  EXPECT_NE(refused.out.find(fmt::format("not verified: verifying tier {} needs", game.tier_name(hungriest))),
+            std::string::npos)
+      << describe(refused);
+  EXPECT_NE(refused.err.find("over the budget of"), std::string::npos) << describe(refused);
+  expect_error(
+      gamesolver(dir, {"verify", "jungle", "--pieces", "3", "--data", data.string(), "--memory", "0"}),
+      "--memory");
 }
 
 TEST(Cli, DamagedDatabases) {
