@@ -53,20 +53,16 @@ std::string journal_line(const G& game, db::Database& database, Tier tier) {
 template <Game G>
 void make_room_to_verify(const G& game, db::Database& database, Tier tier, std::uint64_t budget) {
   const std::vector<Tier> reading = retro::tiers_verified_with(game, tier);
+  for (const Tier t : reading) (void)database.find(game, t);  // opened, so counted below
   const std::set<Tier> needed(reading.begin(), reading.end());
-  std::uint64_t need = 0;
-  for (const Tier t : reading) {
-    if (const db::TierReader* reader = database.find(game, t)) need += reader->memory_bytes();
-  }
-  std::uint64_t others = 0;
-  std::vector<Tier> other_tiers;
+  std::uint64_t open = 0;
+  std::vector<Tier> others;
   for (const auto& [t, bytes] : database.open_memory()) {
-    if (needed.contains(t)) continue;
-    others += bytes;
-    other_tiers.push_back(t);
+    open += bytes;
+    if (!needed.contains(t)) others.push_back(t);
   }
-  if (need + others <= budget) return;
-  for (const Tier t : other_tiers) database.forget(t);
+  if (open <= budget) return;
+  for (const Tier t : others) database.forget(t);
 }
 
 template <Game G>

@@ -42,6 +42,9 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/scaling.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 [[ -z $log_dir ]] || mkdir -p "$log_dir"
 
+# A digest of every file under a directory, by path.
+digest() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16); }
+
 first_wall=
 first_digest=
 for count in "${counts[@]}"; do
@@ -59,7 +62,7 @@ for count in "${counts[@]}"; do
     exit 1
   fi
   read -r wall user sys <"$work/time"
-  digest=$(cd "$data" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+  digest=$(digest "$data")
   peak=$(grep -o 'peak RSS [0-9.]* [KMG]iB' "$log" | tail -1 || true)
   [[ -n $first_wall ]] || { first_wall=$wall; first_digest=$digest; }
   same="identical ($digest)"
@@ -81,7 +84,7 @@ done
 failed=0
 for job in $(jobs -p); do wait "$job" || failed=1; done
 for ((k = 1; k <= copies; ++k)); do
-  digest=$(cd "$work/copy$k" && find . -type f -print0 | sort -z | xargs -0 sha256sum | sha256sum | cut -c1-16)
+  digest=$(digest "$work/copy$k")
   [[ $digest == "$first_digest" ]] || failed=1
 done
 [[ $failed -eq 0 ]] || { echo "scaling.sh: a copy failed or wrote other files" >&2; exit 1; }
