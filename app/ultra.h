@@ -77,6 +77,7 @@ VerifySummary verify_ultra(const G& game, const CommonOptions& options, const Ve
     const std::size_t keep = request.max_errors;
     retro::verify_ultra(
         game, database, request.pieces, kind, keep, threads_of(options),
+        static_cast<std::uint64_t>(options.memory_gib * static_cast<double>(1ULL << 30)),
         [&](const retro::UltraVerifiedTier& found) {
           VerifiedTier row;
           row.name = found.name + " ultra";

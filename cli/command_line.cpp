@@ -157,7 +157,8 @@ CommandLine::CommandLine(CLI::App& app) {
   verify
       ->add_option("--memory", command_.common.memory_gib,
                    "memory budget in GiB for each tier's check: its file and its children's, each "
-                   "decompressed whole (a tier that needs more is reported and not verified; not --ultra)")
+                   "decompressed whole, or with --ultra its values, its children's and its strong values (a "
+                   "tier that needs more is reported and not verified)")
       ->capture_default_str()
       ->check(number_in(1e-5, 1e6));
   verify->add_flag(

@@ -66,6 +66,11 @@ class Database {
     const std::lock_guard lock(mutex_);
     open_.erase(tier);
   }
+  // Drops every open reader, and so every block they decompressed.
+  void forget_all() {
+    const std::lock_guard lock(mutex_);
+    open_.clear();
+  }
 
  private:
   // Gives the derivable positions of a block of the tier their values, read from the

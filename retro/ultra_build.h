@@ -13,13 +13,16 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "core/bytes.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "core/parallel.h"
@@ -113,7 +116,7 @@ template <Game G>
 StrongDifferences strong_differences(const G& game, db::Database& database, Tier tier,
                                      const UltraTier& values, const SectorRanks& ranks, int threads) {
   const std::vector<ValueCode> strong = strong_codes(game, database, tier, threads);
-  database.forget(tier);
+  database.forget_all();  // the tier's reader, and its children's where they derived values
   StrongDifferences found;
   for (Index i = 0; i < strong.size(); ++i) {
     if (strong[i] == kHoleCode) continue;
@@ -170,6 +173,25 @@ requires HasSectors<G> std::uint64_t ultra_tier_bytes(const G& game, Tier tier) 
   std::uint64_t bytes = game.size(tier) * (UltraSolver<G>::kBytesPerIndex + sizeof(std::uint32_t));
   for (const Tier child : game.children(tier)) bytes += game.size(child) * sizeof(std::uint32_t);
   return bytes;
+}
+
+// The memory the ultra check of a tier needs: its values and the strong values they are
+// compared with, and its children's values (the strong file's reader comes on top).
+template <Game G>
+requires HasSectors<G> std::uint64_t ultra_verify_bytes(const G& game, Tier tier) {
+  std::uint64_t bytes = game.size(tier) * (sizeof(std::uint32_t) + sizeof(ValueCode));
+  for (const Tier child : game.children(tier)) bytes += game.size(child) * sizeof(std::uint32_t);
+  return bytes;
+}
+
+// Lets go of the values kept for later tiers when they and the `need` bytes of the work
+// on `tier` (which reads its children's values) would not fit the budget together.
+template <Game G>
+void make_room_for_ultra(const G& game, UltraTables& tables, Tier tier, std::uint64_t need,
+                         std::uint64_t budget) {
+  std::set<Tier> reading{tier};
+  for (const Tier child : game.children(tier)) reading.insert(child);
+  if (tables.bytes_besides(reading) + need > budget) tables.keep_only(reading);
 }
 
 template <Game G>
@@ -255,6 +277,8 @@ requires HasSectors<G> std::vector<UltraTierReport> build_ultra(
       if (const std::uint64_t need = ultra_tier_bytes(game, tier); need > options.memory_bytes) {
         fail("the ultra solve of tier {} needs up to {} MiB, over the budget of {} MiB (--memory)",
              report.name, need >> 20, options.memory_bytes >> 20);
+      } else {
+        make_room_for_ultra(game, tables, tier, need, options.memory_bytes);
       }
       const auto start = std::chrono::steady_clock::now();
       for (const Tier child : game.children(tier))
@@ -299,7 +323,8 @@ struct UltraVerifiedTier {
 template <Game G>
 requires HasSectors<G> std::vector<UltraVerifiedTier> verify_ultra(
     const G& game, db::Database& database, int pieces, UltraHeuristic heuristic, std::size_t keep,
-    int threads = 1, const std::function<void(const UltraVerifiedTier&)>& on_tier = {}) {
+    int threads = 1, std::uint64_t memory_bytes = std::numeric_limits<std::uint64_t>::max(),
+    const std::function<void(const UltraVerifiedTier&)>& on_tier = {}) {
   const db::Location& location = database.location();
   const std::filesystem::path directory = ultra_directory(location, heuristic);
   std::string text;
@@ -319,6 +344,19 @@ requires HasSectors<G> std::vector<UltraVerifiedTier> verify_ultra(
     row.name = game.tier_name(tier);
     row.positions = game.size(tier);
     try {
+      const db::TierReader* strong = database.find(game, tier);
+      if (strong == nullptr)
+        fail("tier {} has no strong database: build it first (gamesolver build without --ultra)", row.name);
+      if (const std::uint64_t need = ultra_verify_bytes(game, tier) + strong->memory_bytes();
+          need > memory_bytes) {
+        database.forget(tier);
+        fail(
+            "verifying the ultra values of tier {} needs {} of memory (its values, its children's and its "
+            "strong values), over the budget of {} (--memory)",
+            row.name, bytes_text(need), bytes_text(memory_bytes));
+      } else {
+        make_room_for_ultra(game, tables, tier, need, memory_bytes);
+      }
       load_ultra_tier(game, directory, location, tier, ranks, checksum, tables);
       for (const Tier child : game.children(tier))
         load_ultra_tier(game, directory, location, child, ranks, checksum, tables);

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -59,6 +60,18 @@ class UltraTables {
   }
   void put(Tier tier, UltraTier values) { tiers_[tier] = std::move(values); }
   void drop(Tier tier) { tiers_.erase(tier); }
+
+  // The bytes of values held for tiers outside `reading`.
+  [[nodiscard]] std::uint64_t bytes_besides(const std::set<Tier>& reading) const {
+    std::uint64_t bytes = 0;
+    for (const auto& [tier, values] : tiers_)
+      bytes += reading.contains(tier) ? 0 : values.cells.size() * sizeof(std::uint32_t);
+    return bytes;
+  }
+  // Lets go of every tier outside `reading` (loaded again from its file when needed).
+  void keep_only(const std::set<Tier>& reading) {
+    std::erase_if(tiers_, [&](const auto& entry) { return !reading.contains(entry.first); });
+  }
 
  private:
   std::map<Tier, UltraTier> tiers_;

@@ -477,6 +477,65 @@ TEST(UltraFiles, BuildVerifyAndCatchCorruption) {
   tight.memory_bytes = 1024;
   EXPECT_THROW(retro::build_ultra(game, database, 4, tight), Error);
 
+  // Verify under a budget: the hungriest tier's need passes every tier; a byte less
+  // reports the tiers that need that much, and only them.
+  std::uint64_t largest = 0;
+  Tier hungriest = 0;
+  std::map<Tier, std::uint64_t> needs;
+  for (const Tier tier : retro::tiers_in_order(game, 4)) {
+    const std::uint64_t need =
+        retro::ultra_verify_bytes(game, tier) + database.find(game, tier)->memory_bytes();
+    database.forget_all();
+    needs[tier] = need;
+    if (need > largest) {
+      largest = need;
+      hungriest = tier;
+    }
+  }
+  std::vector<std::string> hungriest_tiers;
+  for (const Tier tier : retro::tiers_in_order(game, 4))
+    if (needs[tier] == largest) hungriest_tiers.push_back(game.tier_name(tier));
+  auto under = [&](std::uint64_t budget) {
+    std::vector<std::string> refused;
+    std::uint64_t total = 0;
+    for (const auto& row : retro::verify_ultra(game, database, 4, options.heuristic, 5, 2, budget)) {
+      if (!row.failure.empty()) {
+        refused.push_back(row.name);
+        EXPECT_NE(row.failure.find("over the budget of"), std::string::npos) << row.failure;
+      }
+      total += row.inconsistent + row.strong_differs;
+    }
+    EXPECT_EQ(total, 0U);
+    return refused;
+  };
+  EXPECT_TRUE(under(largest).empty());
+  EXPECT_EQ(under(largest - 1), hungriest_tiers);
+
+  // The values kept for later tiers are let go only when they would not fit beside a
+  // tier's work.
+  {
+    std::string text;
+    int pieces = 0;
+    const SectorRanks ranks = retro::read_ranks(directory, text, pieces);
+    const std::uint64_t checksum = db::ultra_text_checksum(text);
+    UltraTables tables;
+    std::uint64_t all = 0;
+    for (const Tier tier : retro::tiers_in_order(game, 4)) {
+      retro::load_ultra_tier(game, directory, database.location(), tier, ranks, checksum, tables);
+      all += game.size(tier) * sizeof(std::uint32_t);
+    }
+    EXPECT_EQ(tables.bytes_besides({}), all);
+    std::set<Tier> reading{hungriest};
+    for (const Tier child : game.children(hungriest)) reading.insert(child);
+    const std::uint64_t others = tables.bytes_besides(reading);
+    ASSERT_GT(others, 0U);
+    retro::make_room_for_ultra(game, tables, hungriest, 1000, others + 1000);
+    EXPECT_EQ(tables.bytes_besides({}), all);
+    retro::make_room_for_ultra(game, tables, hungriest, 1001, others + 1000);
+    EXPECT_EQ(tables.bytes_besides(reading), 0U);
+    for (const Tier t : reading) EXPECT_NE(tables.find(t), nullptr) << game.tier_name(t);
+  }
+
   // A value changed in a file whose checksums are right: verify finds it.
   const Tier tier = Morris::from_options("five", {}).tiers(4).back();
   const std::filesystem::path path = directory / (game.tier_name(tier) + std::string(db::kUltraSuffix));
