@@ -114,7 +114,8 @@ BruteTier brute_tier(const Morris& game, Tier tier, const SectorRanks& ranks,
   // to move can force a key >= t (win set) or cannot avoid one <= -t (loss set).
   std::vector<std::int32_t> key(size, 0);
   std::vector<bool> keyed(size, false);
-  for (auto t = thresholds.rbegin(); t != thresholds.rend(); ++t) {
+  const std::vector<std::int32_t> descending(thresholds.rbegin(), thresholds.rend());
+  for (const std::int32_t t : descending) {
     std::vector<bool> win(size, false);
     std::vector<bool> loss(size, false);
     for (bool changed = true; changed;) {
@@ -125,13 +126,13 @@ BruteTier brute_tier(const Morris& game, Tier tier, const SectorRanks& ranks,
         bool w = false;
         bool l = false;
         if (node.fixed) {
-          w = node.fixed->key >= *t;
-          l = node.fixed->key <= -*t;
+          w = node.fixed->key >= t;
+          l = node.fixed->key <= -t;
         } else {
           l = true;
           for (const UltraValue& v : node.exits) {
-            w = w || v.key >= *t;
-            l = l && v.key <= -*t;
+            w = w || v.key >= t;
+            l = l && v.key <= -t;
           }
           for (const Index q : node.inside) {
             w = w || loss[q];
@@ -148,14 +149,14 @@ BruteTier brute_tier(const Morris& game, Tier tier, const SectorRanks& ranks,
     for (Index i = 0; i < size; ++i) {
       if (keyed[i]) continue;
       if (win[i]) {
-        key[i] = *t;
+        key[i] = t;
         keyed[i] = true;
       }
     }
     // Thresholds go from the largest down: a position first met in a loss set is -t.
     for (Index i = 0; i < size; ++i) {
       if (!keyed[i] && loss[i]) {
-        key[i] = -*t;
+        key[i] = -t;
         keyed[i] = true;
       }
     }
