@@ -80,7 +80,8 @@ struct SolveRequest {
 // prove: the proof-tree manager (prove/manager.h) and its store.
 struct ProveRequest {
   std::filesystem::path store;
-  std::vector<std::string> seed;  // moves from the position
+  std::vector<std::string> seed;    // moves from the position
+  std::filesystem::path seed_file;  // more lines of moves, one a line (app/seed_lines.h)
   int workers = 1;
   int threshold = 20;
   int threshold_step = 20;

@@ -28,6 +28,7 @@
 #include "app/position_report.h"
 #include "app/registry.h"
 #include "app/sector_stats.h"
+#include "app/seed_lines.h"
 #include "app/stats.h"
 #include "app/ultra.h"
 #include "app/verify.h"
@@ -284,7 +285,11 @@ class Service final : public GameService {
     prove.retries = request.prover_retries;
     prove.search_numbers = !request.unit_leaves;
     prove.seconds = request.seconds;
-    prove.seed = request.seed;
+    if (!request.seed.empty()) prove.seeds.push_back(request.seed);
+    if (!request.seed_file.empty()) {
+      for (std::vector<std::string>& line : read_seed_lines(request.seed_file))
+        prove.seeds.push_back(std::move(line));
+    }
     prove.quiet = options.quiet;
     prove.job_memory = memory_bytes / static_cast<std::uint64_t>(std::max(prove.workers, 1));
     // Jobs with a time budget are not reproducible anyway: their workers keep their tables.

@@ -291,6 +291,9 @@ CommandLine::CommandLine(CLI::App& app) {
       ->required();
   prove->add_option("--seed", command_.prove.seed, "a line of moves from the position, proven from its end")
       ->delimiter(' ');
+  prove->add_option("--seed-file", command_.prove.seed_file,
+                    "more lines of moves from the position, one a line ('#' starts a comment line); the "
+                    "positions of every line are worked on deepest first");
   CLI::Option* workers =
       prove->add_option("--workers", command_.prove.workers, "back-end provers side by side (0: every core)")
           ->capture_default_str()

@@ -52,6 +52,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -115,17 +116,27 @@ class Manager {
     if (const auto stored = store_.meta("stuck")) stuck_ = std::stoi(*stored);
     if (const auto stored = store_.meta("effort")) effort_ = std::stod(*stored);
     load();
-    // The targets: the seed line's positions from its last back to the root.
-    std::vector<Position> line{root};
-    for (const std::string& text : options_.seed) {
-      const Position& at = line.back();
-      if (game_.terminal(at)) fail("seed move {}: the game is already over", text);
-      line.push_back(game_.play(at, game_.parse_move(at, text)));
+    // The targets: the seed lines' positions, the deepest first (a line's from its last
+    // back), then the root.
+    std::vector<std::pair<std::size_t, Position>> seeded;
+    for (std::size_t l = 0; l < options_.seeds.size(); ++l) {
+      Position at = root;
+      for (std::size_t ply = 0; ply < options_.seeds[l].size(); ++ply) {
+        const std::string& text = options_.seeds[l][ply];
+        const std::string where = options_.seeds.size() > 1 ? fmt::format(" of seed line {}", l + 1) : "";
+        if (game_.terminal(at)) fail("seed move {}{}: the game is already over", text, where);
+        at = game_.play(at, parse_seed_move(at, text, where));
+        if (!game_.terminal(at)) seeded.emplace_back(ply + 1, at);
+      }
     }
-    for (auto it = line.rbegin(); it != line.rend(); ++it) {
-      if (!game_.terminal(*it)) targets_.push_back(intern(*it));
+    std::stable_sort(seeded.begin(), seeded.end(),
+                     [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::set<int> listed;
+    for (const auto& [ply, position] : seeded) {
+      if (const int node = intern(position); listed.insert(node).second) targets_.push_back(node);
     }
-    root_ = targets_.back();
+    root_ = intern(root);
+    targets_.push_back(root_);
   }
 
   // Works until the root is settled or the time is up; commits after every pass.
@@ -354,6 +365,14 @@ class Manager {
   }
 
   // The node of a position that is not over, made (with what the databases say) if new.
+  Move parse_seed_move(const Position& at, const std::string& text, const std::string& where) const {
+    try {
+      return game_.parse_move(at, text);
+    } catch (const Error& error) {
+      fail("seed move {}{}: {}", text, where, error.what());
+    }
+  }
+
   int intern(const Position& pos) {
     const Ranked ranked = game_.rank(pos);
     const std::uint64_t key = search::key_of(ranked);

@@ -14,12 +14,14 @@ struct ProveOptions {
   std::uint64_t prover_nodes = 0;  // each back-end job's nodes (0: none; set it for reproducible runs)
   int retries = 2;  // jobs on a leaf inside the threshold after its first failed, before it is expanded
   std::uint64_t job_memory = std::uint64_t{64} << 20;  // each job's search tables
-  bool keep_tables = false;       // a worker keeps its tables from job to job (prove/backend.h)
-  bool search_numbers = true;     // leaves start with their jobs' df-pn numbers (false: 1 and 1)
-  double seconds = 0;             // the whole run (0: until the root is solved)
-  std::uint64_t passes = 0;       // the most passes of the run (0: no limit)
-  int eval_depth = 2;             // the heuristic search's depth
-  std::vector<std::string> seed;  // a line of moves from the root
+  bool keep_tables = false;    // a worker keeps its tables from job to job (prove/backend.h)
+  bool search_numbers = true;  // leaves start with their jobs' df-pn numbers (false: 1 and 1)
+  double seconds = 0;          // the whole run (0: until the root is solved)
+  std::uint64_t passes = 0;    // the most passes of the run (0: no limit)
+  int eval_depth = 2;          // the heuristic search's depth
+  // Lines of moves from the root (--seed, --seed-file): their positions are worked on
+  // deepest first, the root last.
+  std::vector<std::vector<std::string>> seeds;
   bool quiet = true;
 };
 

@@ -277,6 +277,32 @@ TEST(Cli, MpiIsOptional) {
   EXPECT_FALSE(fs::exists(store));
 }
 
+// prove --seed-file: lines of moves, comments and blank lines passed over; a bad move
+// names its line; a missing file is an error before any store is made.
+TEST(Cli, ProveSeedFile) {
+  TempDir dir;
+  const std::string data = (dir / "data").string();
+  EXPECT_SUCCESS(gamesolver(dir, {"build", "jungle", "--pieces", "2", "--data", data, "--quiet"}));
+  const std::string root = "7/2e4/7/7/7/7/R6 w";
+  test::write_file(dir / "seeds.txt", "# two lines\n\nRa2 ec7\n  Rb1 ed6 Rc1  \n");
+  const RunResult seeded =
+      gamesolver(dir, {"prove", "jungle", root, "--store", (dir / "a.db").string(), "--data", data,
+                       "--seed-file", (dir / "seeds.txt").string(), "--json", "--quiet"});
+  EXPECT_SUCCESS(seeded);
+  const json summary = json::parse(seeded.out);
+  EXPECT_EQ(summary.at("result"), "win") << seeded.out;
+  EXPECT_GE(summary.at("nodes").get<int>(), 6)
+      << seeded.out;  // the root and the 5 seeded positions  // the root and the 5 seeded positions
+  test::write_file(dir / "bad.txt", "Ra2\nRa2 zz9\n");
+  expect_error(gamesolver(dir, {"prove", "jungle", root, "--store", (dir / "b.db").string(), "--data", data,
+                                "--seed-file", (dir / "bad.txt").string()}),
+               "seed move zz9 of seed line 2");
+  expect_error(gamesolver(dir, {"prove", "jungle", root, "--store", (dir / "c.db").string(), "--data", data,
+                                "--seed-file", (dir / "missing.txt").string()}),
+               "cannot read the seed file");
+  EXPECT_FALSE(fs::exists(dir / "c.db"));
+}
+
 TEST(Cli, BadInput) {
   TempDir dir;
   const std::string data = (dir / "data").string();

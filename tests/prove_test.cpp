@@ -21,6 +21,7 @@
 #include <memory>
 #include <optional>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -630,6 +631,66 @@ TEST(ProveJungle, JobsRunElsewhereGiveTheSameStore) {
 // The best line follows, below a node the tree proved, a child that proves it: a win
 // goes to a child that is no draw for its side, a loss to a child that wins, a draw to a
 // child that is no win.
+// Seed lines (random walks from the root, some through the same positions): every
+// position on them is proven, each as the brute force has it, and the root too.
+TEST(ProveGraph, SeedLinesAreProvenEveryPosition) {
+  std::mt19937_64 random(11);
+  int seeded = 0;
+  for (int g = 0; g < 16; ++g) {
+    const GraphGame game(test::random_graph(random, 14, 6));
+    if (game.terminal({0})) continue;
+    const auto truth = test::brute_force(game, {0}, 1).codes.at(0);
+    prove::ProveOptions options = small_options(2);
+    std::set<std::uint8_t> on_lines;
+    for (int l = 0; l < 3; ++l) {
+      std::vector<std::string> line;
+      GraphGame::Position at{0};
+      for (int ply = 0; ply < 8 && !game.terminal(at); ++ply) {
+        MoveList<GraphGame> moves;
+        game.moves(at, moves);
+        if (moves.empty()) break;
+        const auto move = moves[random() % moves.size()];
+        line.push_back(GraphGame::move_text(at, move));
+        at = game.play(at, move);
+        if (!game.terminal(at)) on_lines.insert(at.node);
+      }
+      options.seeds.push_back(line);
+    }
+    test::TempDir dir;
+    const fs::path file = dir.path() / "proof.db";
+    const prove::ProveSummary summary = prove_position(game, nullptr, file, {0}, options);
+    EXPECT_EQ(summary.answer, outcome_text(Value::from_code(truth[0]))) << "graph " << g;
+    const prove::Store store(file, false);
+    std::map<std::string, const prove::StoredNode*> by_position;
+    const std::vector<prove::StoredNode> nodes = store.nodes();
+    for (const prove::StoredNode& node : nodes) by_position[node.position] = &node;
+    for (const std::uint8_t n : on_lines) {
+      const std::string text = game.position_text({n});
+      ASSERT_TRUE(by_position.contains(text)) << "graph " << g << " node " << int{n};
+      const prove::StoredNode& node = *by_position[text];
+      EXPECT_EQ(prove::answer_text(node.answer[prove::kWin], node.answer[prove::kDraw]),
+                outcome_text(Value::from_code(truth[n])))
+          << "graph " << g << " node " << int{n};
+      ++seeded;
+    }
+    EXPECT_TRUE(prove::check_store(game, nullptr, store, 100000).ok()) << "graph " << g;
+  }
+  EXPECT_GT(seeded, 20);
+  // A move that is not one: refused, naming the line.
+  const GraphGame game(test::random_graph(random, 14, 6));
+  test::TempDir dir;
+  prove::ProveOptions options = small_options(2);
+  options.seeds = {{}, {"n99"}};
+  prove::Store store(dir.path() / "proof.db", true, false);
+  try {
+    prove::Manager<GraphGame> manager(game, nullptr, store, options, {0}, "test");
+    ADD_FAILURE() << "a bad seed move was taken";
+  } catch (const Error& error) {
+    EXPECT_NE(std::string(error.what()).find("seed move n99 of seed line 2"), std::string::npos)
+        << error.what();
+  }
+}
+
 TEST(ProveGraph, BestLineFollowsTheProof) {
   std::mt19937_64 random(5);
   int followed = 0;
