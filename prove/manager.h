@@ -364,7 +364,7 @@ class Manager {
     }
   }
 
-  // The node of a position that is not over, made (with what the databases say) if new.
+  // A move of a seed line, or an error naming the line (`where`).
   Move parse_seed_move(const Position& at, const std::string& text, const std::string& where) const {
     try {
       return game_.parse_move(at, text);
@@ -373,6 +373,7 @@ class Manager {
     }
   }
 
+  // The node of a position that is not over, made (with what the databases say) if new.
   int intern(const Position& pos) {
     const Ranked ranked = game_.rank(pos);
     const std::uint64_t key = search::key_of(ranked);
