@@ -274,12 +274,12 @@ requires HasSectors<G> std::vector<UltraTierReport> build_ultra(
       good = false;  // missing or damaged: built again
     }
     if (!good) {
-      if (const std::uint64_t need = ultra_tier_bytes(game, tier); need > options.memory_bytes) {
+      const std::uint64_t need = ultra_tier_bytes(game, tier);
+      if (need > options.memory_bytes) {
         fail("the ultra solve of tier {} needs up to {} MiB, over the budget of {} MiB (--memory)",
              report.name, need >> 20, options.memory_bytes >> 20);
-      } else {
-        make_room_for_ultra(game, tables, tier, need, options.memory_bytes);
       }
+      make_room_for_ultra(game, tables, tier, need, options.memory_bytes);
       const auto start = std::chrono::steady_clock::now();
       for (const Tier child : game.children(tier))
         load_ultra_tier(game, directory, location, child, ranks, checksum, tables);
@@ -347,16 +347,15 @@ requires HasSectors<G> std::vector<UltraVerifiedTier> verify_ultra(
       const db::TierReader* strong = database.find(game, tier);
       if (strong == nullptr)
         fail("tier {} has no strong database: build it first (gamesolver build without --ultra)", row.name);
-      if (const std::uint64_t need = ultra_verify_bytes(game, tier) + strong->memory_bytes();
-          need > memory_bytes) {
+      const std::uint64_t need = ultra_verify_bytes(game, tier) + strong->memory_bytes();
+      if (need > memory_bytes) {
         database.forget(tier);
         fail(
             "verifying the ultra values of tier {} needs {} of memory (its values, its children's and its "
             "strong values), over the budget of {} (--memory)",
             row.name, bytes_text(need), bytes_text(memory_bytes));
-      } else {
-        make_room_for_ultra(game, tables, tier, need, memory_bytes);
       }
+      make_room_for_ultra(game, tables, tier, need, memory_bytes);
       load_ultra_tier(game, directory, location, tier, ranks, checksum, tables);
       for (const Tier child : game.children(tier))
         load_ultra_tier(game, directory, location, child, ranks, checksum, tables);

@@ -628,9 +628,6 @@ TEST(ProveJungle, JobsRunElsewhereGiveTheSameStore) {
   EXPECT_EQ(a.meta("threshold"), b.meta("threshold"));
 }
 
-// The best line follows, below a node the tree proved, a child that proves it: a win
-// goes to a child that is no draw for its side, a loss to a child that wins, a draw to a
-// child that is no win.
 // Seed lines (random walks from the root, some through the same positions): every
 // position on them is proven, each as the brute force has it, and the root too.
 TEST(ProveGraph, SeedLinesAreProvenEveryPosition) {
@@ -691,6 +688,9 @@ TEST(ProveGraph, SeedLinesAreProvenEveryPosition) {
   }
 }
 
+// The best line follows, below a node the tree proved, a child that proves it: a win
+// goes to a child that is no draw for its side, a loss to a child that wins, a draw to a
+// child that is no win.
 TEST(ProveGraph, BestLineFollowsTheProof) {
   std::mt19937_64 random(5);
   int followed = 0;
