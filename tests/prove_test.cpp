@@ -180,7 +180,8 @@ TEST(ProveGraph, AgreesWithRetrogradeAnalysis) {
   for (int g = 0; g < 24; ++g) {
     const GraphGame game(test::random_graph(random, 14, 6));
     const auto truth = test::brute_force(game, {0}, 1).codes.at(0);
-    for (std::uint8_t n = 0; n < game.graph().size(); ++n) {
+    for (std::size_t vertex = 0; vertex < game.graph().size(); ++vertex) {
+      const auto n = static_cast<std::uint8_t>(vertex);
       const GraphGame::Position pos{n};
       if (game.terminal(pos)) continue;
       test::TempDir dir;
@@ -236,7 +237,8 @@ TEST(ProveClosure, AgreesWithRetrogradeAnalysis) {
     const GraphGame game(test::random_graph(random, 14, 6));
     const auto truth = test::brute_force(game, {0}, 1).codes.at(0);
     search::Databases<GraphGame> probes(game, nullptr);
-    for (std::uint8_t n = 0; n < game.graph().size(); ++n) {
+    for (std::size_t vertex = 0; vertex < game.graph().size(); ++vertex) {
+      const auto n = static_cast<std::uint8_t>(vertex);
       const GraphGame::Position pos{n};
       if (game.terminal(pos)) continue;
       const Outcome expected = Value::from_code(truth[n]).outcome();
@@ -274,7 +276,8 @@ TEST(ProveJobs, KeptTablesCarryResultsToTheNextJob) {
     const auto truth = test::brute_force(game, {0}, 1).codes.at(0);
     prove::Tables tables(options.job_memory);
     for (int round = 0; round < 2; ++round) {
-      for (std::uint8_t n = 0; n < game.graph().size(); ++n) {
+      for (std::size_t vertex = 0; vertex < game.graph().size(); ++vertex) {
+        const auto n = static_cast<std::uint8_t>(vertex);
         const GraphGame::Position pos{n};
         if (game.terminal(pos)) continue;
         const Value value = Value::from_code(truth[n]);
@@ -312,7 +315,8 @@ TEST(ProveJobs, ClosureOutOfMemoryIsNotRepeated) {
   for (int g = 0; g < 12; ++g) {
     const GraphGame game(test::random_graph(random, 14, 6));
     const auto truth = test::brute_force(game, {0}, 1).codes.at(0);
-    for (std::uint8_t n = 0; n < game.graph().size(); ++n) {
+    for (std::size_t vertex = 0; vertex < game.graph().size(); ++vertex) {
+      const auto n = static_cast<std::uint8_t>(vertex);
       const GraphGame::Position pos{n};
       if (game.terminal(pos)) continue;
       prove::ProveOptions options = small_options(1000);
