@@ -29,6 +29,11 @@ def kind(tier):
     return f"{letters} pieces" if letters else "all"
 
 
+def rate(indices, seconds):
+    """Millions of indices a second (0 for no time)."""
+    return indices / seconds / 1e6 if seconds else 0
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("log")
@@ -52,18 +57,17 @@ def main():
     print("| kind | tiers | indices | tier seconds | share | M indices/s |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, (count, indices, seconds) in sorted(groups.items(), key=lambda g: -g[1][2]):
-        rate = indices / seconds / 1e6 if seconds else 0
-        print(f"| {name} | {count} | {indices:,} | {seconds:,.1f} | {100 * seconds / total:.0f} % | {rate:.2f} |")
+        print(f"| {name} | {count} | {indices:,} | {seconds:,.1f} | {100 * seconds / total:.0f} % "
+              f"| {rate(indices, seconds):.2f} |")
     indices = sum(i for _, i, _ in tiers)
-    print(f"| all | {len(tiers)} | {indices:,} | {total:,.1f} | 100 % | {indices / total / 1e6:.2f} |")
+    print(f"| all | {len(tiers)} | {indices:,} | {total:,.1f} | 100 % | {rate(indices, total):.2f} |")
     print()
     print(f"The {args.top} slowest tiers:")
     print()
     print("| tier | kind | indices | seconds | M indices/s |")
     print("|---|---|---:|---:|---:|")
     for name, indices, seconds in sorted(tiers, key=lambda t: -t[2])[: args.top]:
-        rate = indices / seconds / 1e6 if seconds else 0
-        print(f"| {name} | {kind(name)} | {indices:,} | {seconds:,.1f} | {rate:.2f} |")
+        print(f"| {name} | {kind(name)} | {indices:,} | {seconds:,.1f} | {rate(indices, seconds):.2f} |")
 
 
 if __name__ == "__main__":
