@@ -8,7 +8,6 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
-#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,6 +20,7 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -178,6 +178,14 @@ class Socket {
     if (closed != nullptr) *closed = gone;
     return out;
   }
+  // Segments this end has sent again (its SYN included), as the kernel counts them; -1
+  // when it cannot tell.
+  [[nodiscard]] long retransmitted() const {
+    tcp_info info{};
+    socklen_t size = sizeof info;
+    if (::getsockopt(fd_, IPPROTO_TCP, TCP_INFO, &info, &size) != 0) return -1;
+    return info.tcpi_total_retrans;
+  }
 
  private:
   int fd_ = -1;
@@ -326,9 +334,10 @@ TEST_F(ServerHardening, PipelinedRequestsAreAnsweredInOrder) {
     EXPECT_NE(error_of(responses[1]).find("nothing"), std::string::npos) << responses[1].body;
     EXPECT_EQ(responses[2].status, 200);
     EXPECT_EQ(json::parse(responses[2].body).at("name"), "morris");
-    // Closed after the third, which asked for it, at once.
+    // Closed after the third, which asked for it, at once: well before the 5 s an idle
+    // keep-alive connection waits.
     EXPECT_TRUE(closed);
-    EXPECT_LT(seconds_since(begin), 2.0);
+    EXPECT_LT(seconds_since(begin), 4.0);
   }
   {
     // A body between them, and the connection kept: a fourth request on it later is
@@ -354,9 +363,9 @@ TEST_F(ServerHardening, PipelinedRequestsAreAnsweredInOrder) {
 }
 
 // A burst of connections, all at once from 300 addresses, each with a request: every one
-// is answered, none a second or more late. (Before: cpp-httplib's backlog of 5; the
-// kernel dropped what did not fit, and those clients tried again a second or more later,
-// some after several seconds.)
+// is answered, and the kernel dropped none of them (none had to send its SYN or request
+// again). (Before: cpp-httplib's backlog of 5; the kernel dropped what did not fit, and
+// those clients tried again a second or more later, some after several seconds.)
 TEST_F(ServerHardening, BurstOfConnectionsIsAnswered) {
   const int port = start(options());
   EXPECT_EQ(listen_backlog(port), std::min(1024, somaxconn()));
@@ -404,14 +413,19 @@ TEST_F(ServerHardening, BurstOfConnectionsIsAnswered) {
     }
   }
   int answered = 0;
-  double slowest = 0;
+  long retransmitted = 0;
   for (const Client& c : clients) {
     if (number_after(c.received, "HTTP/1.1 ") == 200) ++answered;
-    slowest = std::max(slowest, c.seconds < 0 ? seconds_since(c.started) : c.seconds);
+    const long count = c.socket.retransmitted();
+    ASSERT_GE(count, 0);
+    retransmitted += count;
   }
   EXPECT_EQ(answered, kBurst);
-  // A connection the kernel dropped is tried again after a second.
-  EXPECT_LT(slowest, 1.0);
+  // No connection was dropped by the kernel and tried again (its SYN or its request sent
+  // a second time): the backlog held the whole burst. (Before: each client had to be
+  // answered within 1 s, the time a dropped SYN waits; on a loaded machine the answers
+  // themselves took longer.)
+  EXPECT_EQ(retransmitted, 0);
 }
 
 // Slow clients ("slowloris": a request a byte a second) from one address: those beyond
@@ -443,8 +457,9 @@ TEST_F(ServerHardening, SlowClientsDoNotStallOthers) {
   }
   Response normal;
   double normal_seconds = -1;
+  double normal_answered = -1;  // seconds from the first slow connection
   std::thread normal_client;
-  const auto begin = Clock::now();
+  const auto begin = slow.front().opened;
   std::size_t sent = 0;
   // Ticks of 50 ms for 10 s at most: a byte a second on each slow connection that has
   // had no answer; the normal request after 1.5 s.
@@ -454,6 +469,7 @@ TEST_F(ServerHardening, SlowClientsDoNotStallOthers) {
         const auto start = Clock::now();
         normal = get(port, "/api/v1/games/jungle", "127.0.0.2", 5);
         normal_seconds = seconds_since(start);
+        normal_answered = seconds_since(begin);
       });
     }
     if (tick % 20 == 0 && sent < request.size()) {
@@ -478,7 +494,9 @@ TEST_F(ServerHardening, SlowClientsDoNotStallOthers) {
   const double seconds = seconds_since(begin);
 
   EXPECT_EQ(normal.status, 200) << "after " << normal_seconds << " s";
-  EXPECT_LT(normal_seconds, 2.0);
+  // Answered while the slow connections still held their workers: before the first of
+  // them was cut off at its deadline.
+  double first_cut_off = seconds;
   int refused = 0;
   int timed_out = 0;
   for (const Slow& s : slow) {
@@ -486,12 +504,14 @@ TEST_F(ServerHardening, SlowClientsDoNotStallOthers) {
     if (status == 429) {
       ++refused;
       EXPECT_GE(s.ended, 0);
-      EXPECT_LT(s.ended, 1.5) << "429 and closed at once";
+      EXPECT_LT(s.ended, 2.5) << "429 and closed at once, before any deadline";
       EXPECT_NE(s.received.find("at most " + std::to_string(bound)), std::string::npos) << s.received;
     } else if (status == 408) {
       ++timed_out;
       EXPECT_GE(s.ended, 2.5);
       EXPECT_LT(s.ended, 6.0) << "closed at the 3 s deadline";
+      first_cut_off =
+          std::min(first_cut_off, std::chrono::duration<double>(s.opened - begin).count() + s.ended);
     } else {
       ADD_FAILURE() << "a slow connection " << (s.ended < 0 ? "still open" : "closed") << " after " << seconds
                     << " s with " << (s.received.empty() ? "no answer" : s.received.substr(0, 100));
@@ -499,6 +519,8 @@ TEST_F(ServerHardening, SlowClientsDoNotStallOthers) {
   }
   EXPECT_EQ(refused, count - bound);
   EXPECT_EQ(timed_out, bound);
+  EXPECT_GE(normal_answered, 0);
+  EXPECT_LT(normal_answered, first_cut_off) << "the normal request waited for the slow ones";
   // Their connections gone, the address is served again.
   EXPECT_EQ(get(port, "/api/v1/games/jungle").status, 200);
 }
@@ -522,7 +544,7 @@ TEST_F(ServerHardening, EndlessRequestLineIsCutOff) {
   }
   for (int i = 0; i < 100 && !closed; ++i) closed = socket.read_some(received, 50) == Socket::Read::closed;
   EXPECT_TRUE(closed);
-  EXPECT_LT(seconds_since(begin), 3.0);
+  EXPECT_LT(seconds_since(begin), 4.5);
   // The answer, unless the connection was reset before it could be read.
   if (!received.empty()) {
     EXPECT_EQ(number_after(received, "HTTP/1.1 "), 414) << received.substr(0, 200);
@@ -554,7 +576,7 @@ TEST_F(ServerHardening, EndlessOrSlowHeadersAreCutOff) {
     EXPECT_EQ(responses[0].status, 431);
     EXPECT_EQ(error_of(responses[0]), "request larger than 80 KiB");
     EXPECT_TRUE(closed);
-    EXPECT_LT(seconds_since(begin), 2.0);
+    EXPECT_LT(seconds_since(begin), 4.0);
   }
   {
     Socket socket("127.0.0.6", port);
@@ -578,7 +600,7 @@ TEST_F(ServerHardening, EndlessOrSlowHeadersAreCutOff) {
               "request timeout: a request must arrive within 2 s, with no pause over 5 s");
     EXPECT_TRUE(closed);
     EXPECT_GE(seconds, 1.5);
-    EXPECT_LT(seconds, 3.5);
+    EXPECT_LT(seconds, 4.5);
   }
   EXPECT_EQ(get(port, "/api/v1/games/jungle", "127.0.0.6").status, 200);
 }
@@ -722,7 +744,7 @@ TEST(ServerMemory, EveryCheckersMaterialWithinAMemoryLimit) {
   constexpr long kLimitKib = 512L << 10;
   test::Child serve({"/bin/sh", "-c",
                      "ulimit -v " + std::to_string(kLimitKib) +
-                         " && exec \"$0\" serve --port 0 --threads 4 --data \"$1\" --web \"$2\"",
+                         R"( && exec "$0" serve --port 0 --threads 4 --data "$1" --web "$2")",
                      GAMESOLVER_BINARY, data.string(), web.string()},
                     dir.path());
   int port = 0;
