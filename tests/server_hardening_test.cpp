@@ -422,10 +422,11 @@ TEST_F(ServerHardening, BurstOfConnectionsIsAnswered) {
   }
   EXPECT_EQ(answered, kBurst);
   // No connection was dropped by the kernel and tried again (its SYN or its request sent
-  // a second time): the backlog held the whole burst. (Before: each client had to be
-  // answered within 1 s, the time a dropped SYN waits; on a loaded machine the answers
-  // themselves took longer.)
-  EXPECT_EQ(retransmitted, 0);
+  // a second time): the backlog held the whole burst. With the old backlog of 5, most of
+  // the 300 were; a few are allowed for a loopback timer that fires late on a machine
+  // too busy to answer in time. (Before: each client had to be answered within 1 s, the
+  // time a dropped SYN waits; on a loaded machine the answers themselves took longer.)
+  EXPECT_LE(retransmitted, 5);
 }
 
 // Slow clients ("slowloris": a request a byte a second) from one address: those beyond
