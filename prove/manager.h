@@ -246,6 +246,8 @@ class Manager {
           fmt::format("{} nodes, threshold {}, root {}", nodes_.size(), threshold_,
                       answer_text(nodes_[root_].stored.answer[kWin], nodes_[root_].stored.answer[kDraw])));
     }
+    // The size reported is the store's own, not that of a log not yet folded into it.
+    store_.checkpoint();
     fill(summary);
     summary.seconds = elapsed();
     if (pass_seconds > 0 && options_.workers > 0)

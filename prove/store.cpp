@@ -254,6 +254,8 @@ void Store::commit(const std::vector<StoredNode>& nodes, const std::map<std::str
   }
 }
 
+void Store::checkpoint() { exec(db_, "PRAGMA wal_checkpoint(TRUNCATE)"); }
+
 void Store::execute(const std::string& sql) { exec(db_, sql); }
 
 }  // namespace gs::prove

@@ -79,6 +79,11 @@ class Store {
   // Writes nodes (inserted or replaced whole) and meta values in one transaction.
   void commit(const std::vector<StoredNode>& nodes, const std::map<std::string, std::string>& meta);
 
+  // Moves the write-ahead log's pages into the store file and empties the log, so that
+  // the file alone holds the store and its size is the store's (a log of up to SQLite's
+  // 1,000-page auto-checkpoint otherwise sits beside it). A writer's only.
+  void checkpoint();
+
   // For the tests of the checker: runs one statement.
   void execute(const std::string& sql);
 

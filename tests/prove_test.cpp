@@ -369,6 +369,9 @@ TEST(ProveJungle, JobsEndWithTheRunsTime) {
   EXPECT_EQ(summary.answer, "unknown");
   EXPECT_EQ(summary.stopped, "time limit");
   EXPECT_LT(took, 30.0);  // not the job's 60 s (a bound, not a timing: the run takes about 1 s)
+  // The size reported is the store's, its log folded in: what the file holds once closed.
+  EXPECT_GT(summary.store_bytes, 0U);
+  EXPECT_EQ(summary.store_bytes, fs::file_size(dir.path() / "proof.db"));
 }
 
 // A run resumed from its store ends as one run does.
