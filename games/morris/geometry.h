@@ -125,6 +125,16 @@ class Geometry {
     }
     return false;
   }
+  // The points outside `stones` where one more stone would close a mill with them: the
+  // empty point of each mill that holds all but one of its points in `stones`.
+  [[nodiscard]] std::uint32_t closing(std::uint32_t stones) const {
+    std::uint32_t result = 0;
+    for (const std::uint32_t mill : mills_) {
+      const std::uint32_t missing = mill & ~stones;
+      if ((missing & (missing - 1)) == 0) result |= missing;
+    }
+    return result;
+  }
   // The stones of `stones` that stand in a mill.
   [[nodiscard]] std::uint32_t in_mills(std::uint32_t stones) const {
     std::uint32_t result = 0;

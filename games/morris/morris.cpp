@@ -193,16 +193,12 @@ std::size_t Morris::for_each_move(const Position& pos, bool count_staying, Visit
   const std::uint32_t removable_set = removable(pos, me);
   const int count = std::popcount(mine);
   std::size_t staying = 0;
-  // A move from `from` (-1: a placement) to `to`, once per stone a mill it closes may
-  // remove. Three of one's own stones are needed for a mill.
-  auto add = [&](int from, int to, bool check_mill) {
-    if (check_mill && removable_set != 0) {
-      std::uint32_t after = mine | 1U << to;
-      if (from >= 0) after &= ~(1U << from);
-      if (geometry_.in_mill(after, to)) {
-        for (std::uint32_t r = removable_set; r != 0; r &= r - 1) visit(from, to, std::countr_zero(r));
-        return;
-      }
+  // A move from `from` (-1: a placement) to `to`, once per stone the mill it closes
+  // (if `closes`) may remove.
+  auto add = [&](int from, int to, bool closes) {
+    if (closes && removable_set != 0) {
+      for (std::uint32_t r = removable_set; r != 0; r &= r - 1) visit(from, to, std::countr_zero(r));
+      return;
     }
     if (count_staying && from >= 0) {
       ++staying;
@@ -210,15 +206,39 @@ std::size_t Morris::for_each_move(const Position& pos, bool count_staying, Visit
       visit(from, to, -1);
     }
   };
+  // Three of one's own stones are needed for a mill. Where a stone may go to any empty
+  // point (a placement, a flight), the points that close a mill are found at once from
+  // the mills, rather than asked of each point.
   if (pos.hand[me] > 0) {
-    for (std::uint32_t e = empty; e != 0; e &= e - 1) add(-1, std::countr_zero(e), count >= 2);
+    const std::uint32_t closing = count >= 2 ? geometry_.closing(mine) : 0;
+    for (std::uint32_t e = empty; e != 0; e &= e - 1) {
+      const int to = std::countr_zero(e);
+      add(-1, to, (closing >> to & 1U) != 0);
+    }
   }
   if (pos.hand[me] == 0 || options_.lasker) {
     const bool fly = flies(pos, me);
     for (std::uint32_t m = mine; m != 0; m &= m - 1) {
       const int from = std::countr_zero(m);
-      const std::uint32_t targets = fly ? empty : geometry_.neighbours(from) & empty;
-      for (std::uint32_t t = targets; t != 0; t &= t - 1) add(from, std::countr_zero(t), count >= 3);
+      const std::uint32_t rest = mine & ~(1U << from);
+      if (fly) {
+        const std::uint32_t closing = count >= 3 ? geometry_.closing(rest) & empty : 0;
+        // Counted in one go where only the moves that close a mill are visited.
+        std::uint32_t visited = empty;
+        if (count_staying && removable_set != 0) {
+          staying += static_cast<std::size_t>(std::popcount(empty & ~closing));
+          visited = closing;
+        }
+        for (std::uint32_t t = visited; t != 0; t &= t - 1) {
+          const int to = std::countr_zero(t);
+          add(from, to, (closing >> to & 1U) != 0);
+        }
+        continue;
+      }
+      for (std::uint32_t t = geometry_.neighbours(from) & empty; t != 0; t &= t - 1) {
+        const int to = std::countr_zero(t);
+        add(from, to, count >= 3 && geometry_.in_mill(rest | 1U << to, to));
+      }
     }
   }
   return staying;
