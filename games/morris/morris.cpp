@@ -297,6 +297,17 @@ std::size_t Morris::rank_successors(const Position& pos, SuccessorList<Morris>& 
   const SetClass their_class = set_class(theirs);
   const std::uint32_t mapped_mine = geometry_.apply(their_class.op, mine);
   const auto& perm = geometry_.permutation(their_class.op);
+  // Where that class has no symmetry (most positions), a placement's image is its own
+  // least image, and its stones among the free points are the position's and the placed
+  // stone's: the position's set is extracted once, and each placement finds its stone's
+  // place among the free points by a count. (Placements only: a slide that is ranked
+  // rather than counted is rare, and the extraction would cost more than it saves.)
+  const bool packing = my_hand > 0 && their_class.stabilizer == 0;
+  const std::uint32_t packed_mine = packing ? extract(mapped_mine, their_class.free_points) : 0;
+  auto packed_bit = [&](int point) {
+    const std::uint32_t below = (1U << perm[static_cast<std::size_t>(point)]) - 1;
+    return 1U << std::popcount(their_class.free_points & below);
+  };
   // With a removal, the opponent's stones less the one removed: the class of each such
   // set is looked up when first needed and kept per thread while the opponent's stones
   // stay (through a run of a walk, every position has the same).
@@ -347,11 +358,15 @@ std::size_t Morris::rank_successors(const Position& pos, SuccessorList<Morris>& 
       *filled++ = Successor{{}, Value::draw().code()};
       return;
     }
-    std::uint32_t mapped = mapped_mine | 1U << perm[static_cast<std::size_t>(to)];
-    if (!placing) mapped &= ~(1U << perm[static_cast<std::size_t>(from)]);
-    const Index index =
-        their_class.id * per_class[placing ? 1 : 0] +
-        colex_rank(extract(least_image(their_class.stabilizer, mapped), their_class.free_points));
+    std::uint32_t packed = 0;
+    if (packing && placing) {
+      packed = packed_mine | packed_bit(to);
+    } else {
+      std::uint32_t mapped = mapped_mine | 1U << perm[static_cast<std::size_t>(to)];
+      if (!placing) mapped &= ~(1U << perm[static_cast<std::size_t>(from)]);
+      packed = extract(least_image(their_class.stabilizer, mapped), their_class.free_points);
+    }
+    const Index index = their_class.id * per_class[placing ? 1 : 0] + colex_rank(packed);
     *filled++ = Successor{{to_next.tier, to_next.offset + index}, kHoleCode};
   });
   out.resize(static_cast<std::size_t>(filled - out.begin()));
