@@ -3,7 +3,8 @@
 
 The manager proves a seed line's positions from the last one back to the root, so a
 line's progress is the first ply from which every position to the line's end has its
-outcome proven. For each line this prints that ply (or "none": its last position is
+outcome proven (in the store, or given by the databases or the rules: a line that ends
+on a den entry or a capture into the databases ends on a position the store never holds). For each line this prints that ply (or "none": its last position is
 still open), and with --line N every ply of line N with the answer the store holds.
 
     bench/seed_status.py B STORE SEED_FILE "POSITION" [--game jungle] [--data D] [--line N]
@@ -45,9 +46,14 @@ def replay(binary, game, data, root, moves):
                               "--data", data], capture_output=True, text=True)
     if run.returncode != 0:
         sys.exit(f"seed_status.py: replaying a line: {run.stderr.strip()}")
-    plies = json.loads(run.stdout)["plies"]
-    return [(p["ply"], p["move"], p["position"]) for p in plies] + \
-        ([(len(plies) + 1, None, plies[-1]["after"])] if plies else [])
+    game = json.loads(run.stdout)
+    plies, final = game["plies"], game["final"]
+    # Whether the position's value is known without the store: from the databases (a
+    # capture into them) or from the rules (the line ends where the game does, as on a
+    # den entry); the manager stores neither kind.
+    return [(p["ply"], p["move"], p["position"], p["value"] is not None) for p in plies] + \
+        ([(len(plies) + 1, None, plies[-1]["after"],
+           final.get("terminal", False) or final.get("value") is not None)] if plies else [])
 
 
 def main():
@@ -78,8 +84,8 @@ def main():
             continue
         steps = replay(args.binary, args.game, args.data, args.position, moves)
         proven_from = None
-        for ply, _move, position in reversed(steps):
-            if outcome(*answers.get(position, (UNKNOWN, UNKNOWN))) is None:
+        for ply, _move, position, known in reversed(steps):
+            if not known and outcome(*answers.get(position, (UNKNOWN, UNKNOWN))) is None:
                 break
             proven_from = ply
         if proven_from == 1:
@@ -88,10 +94,13 @@ def main():
             print(f"line {number}: {len(steps) - 1} plies, proven from ply "
                   f"{proven_from if proven_from is not None else 'none'}")
             continue
-        for ply, move, position in steps:
+        for ply, move, position, known in steps:
             answer = answers.get(position)
-            shown = "not in the store" if answer is None else (outcome(*answer) or "open")
-            print(f"ply {ply:3} {position:40} {shown:17} {move or '(end of line)'}")
+            if answer is not None:
+                shown = outcome(*answer) or "open"
+            else:
+                shown = "known (rules, databases)" if known else "not in the store"
+            print(f"ply {ply:3} {position:40} {shown:24} {move or '(end of line)'}")
     if args.line is None:
         root = outcome(*answers.get(args.position, (UNKNOWN, UNKNOWN))) or "unknown"
         print(f"{complete} of {len(lines)} lines proven back to the root; root: {root}")
