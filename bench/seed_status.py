@@ -4,8 +4,9 @@
 The manager proves a seed line's positions from the last one back to the root, so a
 line's progress is the first ply from which every position to the line's end has its
 outcome proven (in the store, or given by the databases or the rules: a line that ends
-on a den entry or a capture into the databases ends on a position the store never holds). For each line this prints that ply (or "none": its last position is
-still open), and with --line N every ply of line N with the answer the store holds.
+on a den entry or a capture into the databases ends on a position the store never
+holds). For each line this prints that ply (or "none": its last position is still open),
+and with --line N every ply of line N with the answer the store holds.
 
     bench/seed_status.py B STORE SEED_FILE "POSITION" [--game jungle] [--data D] [--line N]
 
