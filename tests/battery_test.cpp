@@ -61,5 +61,17 @@ TYPED_TEST(Battery, MovesAndUnmovesAgreeAndTextRoundTrips) {
   EXPECT_EQ(failures.count(), 0U) << failures.text();
 }
 
+// A game that ranks its moves' successors itself (core/game.h, RanksMovesLeavingTier)
+// gives what playing and ranking them gives.
+TYPED_TEST(Battery, RankedMovesAreThePlayedMoves) {
+  if constexpr (RanksMovesLeavingTier<TypeParam>) {
+    test::Failures failures;
+    const auto positions = test::sample_positions(this->game_, this->tiers_, 40, 3);
+    ASSERT_FALSE(positions.empty());
+    for (const auto& pos : positions) test::check_ranked_moves(this->game_, pos, failures);
+    EXPECT_EQ(failures.count(), 0U) << failures.text();
+  }
+}
+
 }  // namespace
 }  // namespace gs

@@ -613,6 +613,40 @@ TEST(CheckersBattery, MovesLeavingTierSplitTheMoves) {
   EXPECT_GT(leaving_total, 1000U);
 }
 
+// The scan ranks the successors of the moves leaving the tier with
+// rank_moves_leaving_tier, which keeps what the men decide from call to call: it must
+// give what playing and ranking gives, on sampled positions of every kind of tier, on
+// runs of indices in order (the men kept, the kings changing), and on the cases a sample
+// may miss (a step onto or past a king, crowning the last man or the only one on the
+// leading rank, captures that end the game or crown).
+TEST(CheckersBattery, RankedMovesLeavingTierArePlayedAndRanked) {
+  Failures failures;
+  std::uint64_t successors = 0;
+  auto check = [&](const Position& pos) {
+    test::check_ranked_moves(game, pos, failures);
+    SuccessorList<Checkers> out;
+    (void)Checkers::rank_moves_leaving_tier(pos, out);
+    successors += out.size();
+  };
+  for (const Position& pos : test::sample_positions(game, game.tiers(6), 2, kSeed + 7)) check(pos);
+  std::mt19937_64 random(kSeed + 8);
+  for (const Tier tier : game.tiers(4)) {
+    const Index size = Checkers::size(tier);
+    const Index start = random() % size;
+    std::optional<Position> pos = Checkers::unrank(tier, start);
+    for (Index i = start; i < std::min(size, start + 200); ++i) {
+      if (i > start) Checkers::unrank_next(tier, i, *pos);
+      check(*pos);
+    }
+  }
+  for (const char* text : {"B:WK1:B25,26", "B:WK1:B25,5", "B:WK1:B25", "B:WK29:B25,K2", "B:WK30,K29:B25,6",
+                           "W:W5:BK32", "W:W5,27:BK1,K32", "W:W9,10,K1:B6", "B:W14:B10", "B:W14,K15:B10,K1",
+                           "B:W26:B22", "W:W6:BK1", "B:W18,23:B14", "W:WK17,13:B5,9,K21"})
+    check(Checkers::parse_position(text));
+  GS_EXPECT_NO_FAILURES(failures);
+  EXPECT_GT(successors, 10000U);
+}
+
 TEST(CheckersBattery, UnmovesNeedNoCaptureBefore) {
   // White's king came to 14 from 9, 10, 17 or 18; but on 17 and on 18 it could have
   // jumped Black's man on 22, and a capture was compulsory: only 9 and 10 remain.

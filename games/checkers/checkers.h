@@ -446,6 +446,13 @@ class Checkers {
     return staying;
   }
 
+  // What playing and ranking the moves of moves_leaving_tier(pos) gives, returning the
+  // same count of moves that stay (core/game.h, RanksMovesLeavingTier), without playing
+  // the steps: a man's step that leaves (from the leading rank) leaves the other side's
+  // pieces, the successor's mover, as they were, so its slice and men index depend on the
+  // men only and are kept from the previous call (games/checkers/successors.cpp).
+  static std::size_t rank_moves_leaving_tier(const Position& pos, SuccessorList<Checkers>& out);
+
   // A move keeps the tier unless it captures, crowns, or raises the leading rank.
   [[nodiscard]] static bool keeps_tier(const Position& pos, const Move& move) {
     if (move.captured != 0) return false;
@@ -543,6 +550,11 @@ class Checkers {
     }
   }
   static void captures(const Position& pos, MoveList<Checkers>& out) {
+    for_each_capture(pos, [&](const Move& move) { push(out, move); });
+  }
+  // Calls f(move) for each capture of the side to move.
+  template <class F>
+  static void for_each_capture(const Position& pos, F&& f) {
     const int side = pos.side;
     const std::uint32_t theirs = pos.pieces(side ^ 1);
     for (std::uint32_t set = pos.pieces(side); set != 0; set &= set - 1) {
@@ -551,11 +563,12 @@ class Checkers {
       Move move;
       move.from = static_cast<std::uint8_t>(from);
       // The jumping piece has left its square: a king may land there again.
-      jumps(side, king, ~pos.occupied() | 1U << from, theirs, from, move, out);
+      jumps(side, king, ~pos.occupied() | 1U << from, theirs, from, move, f);
     }
   }
+  template <class F>
   static void jumps(int side, bool king, std::uint32_t empty, std::uint32_t theirs, int at, Move& move,
-                    MoveList<Checkers>& out) {
+                    F& f) {
     const std::size_t first = king || side == kBlack ? 0 : 2;
     const std::size_t last = king || side == kWhite ? 4 : 2;
     bool continued = false;
@@ -570,14 +583,14 @@ class Checkers {
       move.path[move.steps++] = static_cast<std::uint8_t>(land);
       move.captured |= 1U << over;
       if (!king && ((1U << land) & crown_row(side)) != 0) {
-        push(out, move);  // crowned: the move ends here
+        f(move);  // crowned: the move ends here
       } else {
-        jumps(side, king, empty, theirs, land, move, out);
+        jumps(side, king, empty, theirs, land, move, f);
       }
       move.captured &= ~(1U << over);
       move.path[--move.steps] = 0;
     }
-    if (!continued && move.steps > 0) push(out, move);
+    if (!continued && move.steps > 0) f(move);
   }
 
   // Calls f(previous, king) for each of unmoves(pos); king: a king stepped.
@@ -683,6 +696,7 @@ static_assert(Game<Checkers>);
 static_assert(HasSymmetries<Checkers>);
 static_assert(KnowsTierMoves<Checkers>);
 static_assert(CountsTierMoves<Checkers>);
+static_assert(RanksMovesLeavingTier<Checkers>);
 static_assert(HasEndPositionCount<Checkers>);
 static_assert(HasBoard<Checkers>);
 static_assert(HasMaxPieces<Checkers>);
