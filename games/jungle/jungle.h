@@ -144,9 +144,17 @@ class Jungle {
     });
   }
   [[nodiscard]] static Position play(const Position& pos, const Move& move) {
-    Position next = pos;
-    next.square[move.piece] = move.to;
-    if (move.captured != kNone) next.square[move.captured] = kNone;
+    // The squares changed in a whole word and stored at once: terminal() and rank() read
+    // them as one word, and a word read back over bytes just stored one by one waits for
+    // the stores to retire (a store-forwarding stall), about a sixth of `verify`'s time.
+    static_assert(sizeof(std::uint64_t) == sizeof pos.square && std::endian::native == std::endian::little);
+    std::uint64_t bytes = 0;
+    std::memcpy(&bytes, pos.square.data(), sizeof bytes);
+    const unsigned moved = 8U * move.piece;
+    bytes = (bytes & ~(std::uint64_t{0xFF} << moved)) | std::uint64_t{move.to} << moved;
+    if (move.captured != kNone) bytes |= std::uint64_t{0xFF} << (8U * move.captured);
+    Position next;
+    std::memcpy(next.square.data(), &bytes, sizeof bytes);
     next.side = static_cast<std::uint8_t>(pos.side ^ 1);
     return next;
   }
