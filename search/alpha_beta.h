@@ -202,6 +202,8 @@ class AlphaBeta {
     int dependency = kIndependent;
     int order = 0;
     bool capture = false;
+    std::optional<Value> over;  // the game is over there: its value
+    Ranked ranked{};            // where it is not
   };
   struct Frame {
     MoveList<G> moves;
@@ -261,20 +263,33 @@ class AlphaBeta {
       return {value >= t ? Verdict::kPass : Verdict::kFail, value, kIndependent, false};
     }
 
-    // Every child looked up first; one that fails its question decides the node.
+    // Every child looked up first; one that fails its question decides the node. The
+    // children are all ranked, and their table entries prefetched, before any is looked
+    // up, so that they wait for their entries together.
     const Score child_t = child_threshold(t);
     std::vector<Child>& children = frame.children;
     children.clear();
     for (const Move& move : frame.moves) {
-      Child child{move, game_.play(pos, move), 0, 0, Bounds::not_over(), kIndependent, 0, false};
+      Child child;
+      child.move = move;
+      child.pos = game_.play(pos, move);
+      child.bounds = Bounds::not_over();
       if constexpr (HasCaptures<G>) child.capture = game_.is_capture(pos, move);
+      child.over = game_.terminal(child.pos);
+      if (!child.over) {
+        child.ranked = game_.rank(child.pos);
+        child.key = key_of(child.ranked);
+        table_.prefetch(child.key);
+      }
+      children.push_back(child);
+    }
+    for (Child& child : children) {
       look(child, child_t);
       if (child.bounds.fails(child_t)) {
         const Result result{Verdict::kPass, parent_lower(child.bounds), child.dependency, false};
         store(pos_key, result, child_tag(child.key), draft, ply);
         return result;
       }
-      children.push_back(child);
     }
 
     // Failing needs every child to pass: the best bound any of them allows.
@@ -332,14 +347,14 @@ class AlphaBeta {
 
   // What is known of a child without searching it: the rules, the table, the databases,
   // and, where those leave its question open, whether it repeats the line (a draw).
+  // The child's `over`, `ranked` and `key` are already made.
   void look(Child& child, Score t) {
-    if (const auto over = game_.terminal(child.pos)) {
-      child.bounds = Bounds::of(*over);
+    if (child.over) {
+      child.bounds = Bounds::of(*child.over);
       count_leaf(stats_.terminal_leaves);
       return;
     }
-    const Ranked ranked = game_.rank(child.pos);
-    child.key = key_of(ranked);
+    const Ranked& ranked = child.ranked;
     child.exact = exact(game_, child.pos);
     if (const BoundTable::Entry* entry = table_.find(child.key)) {
       child.bounds = child.bounds.intersect(entry->bounds());

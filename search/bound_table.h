@@ -36,6 +36,9 @@ class BoundTable {
 
   explicit BoundTable(std::uint64_t bytes) : buckets_(bytes) {}
 
+  // Starts loading the bucket find(key) reads.
+  void prefetch(std::uint64_t key) const { buckets_.prefetch(key); }
+
   [[nodiscard]] const Entry* find(std::uint64_t key) const {
     return buckets_.find(key, [key](const Entry& entry) { return entry.key == key; });
   }

@@ -169,6 +169,7 @@ class DfPn {
   struct Frame {
     MoveList<G> moves;
     std::vector<Child> children;
+    std::vector<typename ProofLeaves<G>::Prepared> prepared;
   };
 
   // Searches the node at the end of the path, whose numbers are in `node`, until its
@@ -193,11 +194,15 @@ class DfPn {
     } else {
       const Score child_t = child_threshold(t);
       frame.children.clear();
+      frame.prepared.clear();
+      // Every child prepared (its table entries prefetched) before any is looked at.
       for (const Move& move : frame.moves) {
         Child child{move, game_.play(pos, move), {}};
-        child.look = leaves_.look(child.pos, child_t, path_);
+        frame.prepared.push_back(leaves_.prepare(child.pos, child_t, path_));
         frame.children.push_back(child);
       }
+      for (std::size_t i = 0; i < frame.children.size(); ++i)
+        frame.children[i].look = leaves_.look(frame.children[i].pos, frame.prepared[i], child_t, path_);
       std::vector<Child>& children = frame.children;
       const auto look_of = [&children](std::size_t i) -> const Look& { return children[i].look; };
       while (true) {

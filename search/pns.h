@@ -276,6 +276,8 @@ class Pns {
       return false;
     }
     const Score child_t = child_threshold(nodes_[at].threshold);
+    // Every child prepared (its table entries prefetched) before any is looked at.
+    prepared_.clear();
     for (std::uint32_t i = 0; i < count; ++i) {
       Node& child = nodes_[first + i];
       child = Node{};
@@ -284,8 +286,10 @@ class Pns {
       child.threshold = child_t;
       child.parent = at;
       child.ply = nodes_[at].ply + 1;
-      child.look = leaves_.look(child.pos, child_t, path_);
+      prepared_.push_back(leaves_.prepare(child.pos, child_t, path_));
     }
+    for (std::uint32_t i = 0; i < count; ++i)
+      nodes_[first + i].look = leaves_.look(nodes_[first + i].pos, prepared_[i], child_t, path_);
     nodes_[at].first = first;
     nodes_[at].count = count;
     live_ += count;
@@ -333,6 +337,7 @@ class Pns {
   Limits& limits_;
   ProofTable table_;
   ProofLeaves<G> leaves_;
+  std::vector<typename ProofLeaves<G>::Prepared> prepared_;  // expand()'s, kept for its capacity
   Path<G> path_;
   std::vector<Node> nodes_;
   std::vector<std::vector<std::uint32_t>> free_;

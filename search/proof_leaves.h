@@ -60,17 +60,48 @@ class ProofLeaves {
   ProofLeaves(const G& game, db::Database* database, ProofTable& table, SearchStats& stats)
       : game_(game), databases_(game, database), table_(table), stats_(stats) {}
 
+  // What look() works out before it reads the table: whether the game is over, else the
+  // position's rank and keys. Making it also prefetches the table entries look() reads,
+  // so that a node's children, all prepared before any is looked at, wait for their
+  // entries together rather than one after another.
+  struct Prepared {
+    std::uint64_t exact = 0;
+    std::optional<Value> over;
+    Ranked ranked{};
+    std::uint64_t key = 0;
+    std::uint64_t question = 0;
+  };
+  Prepared prepare(const Position& pos, Score t, const Path<G>& path) const {
+    Prepared p;
+    p.exact = exact(game_, pos);
+    p.over = game_.terminal(pos);
+    if (p.over) return p;
+    p.ranked = game_.rank(pos);
+    p.key = key_of(p.ranked);
+    p.question = ProofTable::question_key(p.key, t);
+    table_.prefetch(p.question, 0);
+    if (t == kDrawThreshold || t == kWinThreshold)
+      table_.prefetch(ProofTable::question_key(p.key, t == kDrawThreshold ? kWinThreshold : kDrawThreshold),
+                      0);
+    table_.prefetch(p.question, path.line_with(p.exact));
+    return p;
+  }
+
   Look look(const Position& pos, Score t, const Path<G>& path) {
+    return look(pos, prepare(pos, t, path), t, path);
+  }
+  // The same, from prepare(pos, t, path) made with the same path.
+  Look look(const Position& pos, const Prepared& prepared, Score t, const Path<G>& path) {
     Look look;
-    look.exact = exact(game_, pos);
-    if (const auto over = game_.terminal(pos)) {
-      look.solve(score_of(*over) >= t);
+    look.exact = prepared.exact;
+    if (prepared.over) {
+      look.solve(score_of(*prepared.over) >= t);
       count(stats_.terminal_leaves);
       return look;
     }
-    const Ranked ranked = game_.rank(pos);
-    look.key = key_of(ranked);
-    look.question = ProofTable::question_key(look.key, t);
+    const Ranked& ranked = prepared.ranked;
+    look.key = prepared.key;
+    look.question = prepared.question;
     const ProofTable::Entry* anywhere = table_.find(look.question, 0);
     if (anywhere != nullptr && anywhere->solved()) {
       look.proof = anywhere->proof;

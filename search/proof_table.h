@@ -64,6 +64,9 @@ class ProofTable {
     return buckets_.find(hash(key, line), Same{key, line});
   }
 
+  // Starts loading the bucket find(key, line) reads.
+  void prefetch(std::uint64_t key, std::uint64_t line) const { buckets_.prefetch(hash(key, line)); }
+
   void store(const Entry& entry) {
     const std::uint64_t at = hash(entry.key, entry.line);
     Entry* slot = buckets_.find(at, Same{entry.key, entry.line});
