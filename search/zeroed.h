@@ -20,14 +20,12 @@ template <class T>
 class Zeroed {
  public:
   Zeroed() = default;
-  explicit Zeroed(std::size_t count)
-      : memory_(count * sizeof(T)), data_(static_cast<T*>(static_cast<void*>(memory_.data()))) {}
+  explicit Zeroed(std::size_t count) : memory_(count * sizeof(T)) {}
 
-  T& operator[](std::size_t i) const { return data_[i]; }
+  T& operator[](std::size_t i) const { return static_cast<T*>(static_cast<void*>(memory_.data()))[i]; }
 
  private:
   PageMemory memory_;
-  T* data_ = nullptr;
 };
 
 template <class T>
