@@ -88,6 +88,7 @@ struct Options {
 // The lookup tables the rules and the index share, built once.
 struct Tables {
   std::array<std::array<std::int8_t, 4>, kSquares> neighbours{};  // -1 where off board
+  std::array<std::uint64_t, kSquares> neighbour_set{};            // the same as a set
   std::array<std::uint8_t, kSquares> to_compact{};                // kNone for the dens
   std::array<std::uint8_t, kBoardSquares> from_compact{};
   std::array<std::uint8_t, kBoardSquares> mirror_compact{};
