@@ -512,23 +512,16 @@ void Jungle::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, k
   for (int i = 0; i < n; ++i)
     slot[static_cast<std::size_t>(m.piece[i] ^ flip)] = static_cast<std::uint8_t>(i);
   const Index offset = (mover ^ flip) != 0 ? tables_.placements[n] : 0;
-  // for_each_unmove's steps, from the set of each piece's free neighbours rather than
-  // tested one neighbour at a time, and written through a local pointer: the list's size
-  // would otherwise be stored and loaded again around each index.
-  const std::uint64_t open = kOpenSquares & ~occupied_squares(pos);
+  // Written through a local pointer: the list's size would otherwise be stored and
+  // loaded again around each index.
   Index* filled = out.begin();
-  for (int piece = mover; piece < kPieceKinds; piece += 2) {
-    const int to = pos.square[static_cast<std::size_t>(piece)];
-    if (to == kNone) continue;
-    const std::uint64_t sources = tables_.neighbour_set[static_cast<std::size_t>(to)] & open;
+  for_each_unmove(pos, [&](int piece, int from) {
     std::uint8_t& square = c[slot[static_cast<std::size_t>(piece)]];
     const std::uint8_t at = square;
-    for (std::uint64_t from = sources; from != 0; from &= from - 1) {
-      square = compact[static_cast<std::size_t>(std::countr_zero(from))];
-      *filled++ = offset + canonical_placement(c.data(), n);
-    }
+    square = compact[from];
+    *filled++ = offset + canonical_placement(c.data(), n);
     square = at;
-  }
+  });
   out.resize(static_cast<std::size_t>(filled - out.begin()));
 }
 

@@ -339,16 +339,14 @@ class Jungle {
   template <class Visit>
   void for_each_unmove(const Position& pos, Visit&& visit) const {
     const int mover = pos.side ^ 1;
-    // The dens count as occupied: no piece can have come from one.
-    const std::uint64_t blocked = occupied_squares(pos) | ~kOpenSquares;
+    // The free squares a piece could have come from: not the dens. Each piece's are found
+    // at once from its neighbours as a set, rather than tested one neighbour at a time.
+    const std::uint64_t open = kOpenSquares & ~occupied_squares(pos);
     for (int piece = mover; piece < kPieceKinds; piece += 2) {
       const int to = pos.square[piece];
       if (to == kNone) continue;
-      for (const std::int8_t neighbour : tables_.neighbours[to]) {
-        if (neighbour < 0) continue;  // off the board
-        const auto from = static_cast<std::uint8_t>(neighbour);
-        if ((blocked >> from & 1U) == 0) visit(piece, from);
-      }
+      for (std::uint64_t from = tables_.neighbour_set[to] & open; from != 0; from &= from - 1)
+        visit(piece, std::countr_zero(from));
     }
   }
   // The compact squares of pos's pieces in the order of material m's tier, the colours
