@@ -789,40 +789,40 @@ TEST(CliSlow, EndToEndThreePieces) {
   EXPECT_EQ(count_of(counts[1].at("stalemates")), 48U);
 }
 
+// Tier files complete under dir so far; a build renaming files meanwhile is no error.
+std::size_t complete_tier_files(const fs::path& dir) {
+  std::size_t count = 0;
+  std::error_code error;
+  for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    const std::string name = it->path().filename().string();
+    if (name.ends_with(".gsdb")) ++count;
+  }
+  return count;
+}
+
 TEST(CliSlow, KilledBuildResumesToIdenticalFiles) {
   TempDir dir;
   const fs::path clean = dir / "clean";
   const fs::path killed = dir / "killed";
-  const auto start = std::chrono::steady_clock::now();
   RunResult r = gamesolver(dir, {"build", "jungle", "--pieces", "3", "--data", clean.string(), "--quiet"});
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   ASSERT_EQ(r.exit_code, 0) << describe(r);
   const auto want = test::snapshot(clean);
   ASSERT_EQ(want.size(), 34U);
 
-  // Kill builds part-way, twice, the second resuming the first; a kill that comes after
-  // the build finished is retried sooner.
-  int kills = 0;
-  double fraction = 0.5;
-  for (int attempt = 0; attempt < 8 && kills < 2; ++attempt) {
+  // Kill builds part-way, twice, the second resuming the first: each is killed once it
+  // has made that many tier files, whatever the machine's speed (a kill after a fixed
+  // time once came after a fast machine had finished every tier).
+  for (const std::size_t made : {6U, 16U}) {
     test::Child child(
         {GAMESOLVER_BINARY, "build", "jungle", "--pieces", "3", "--data", killed.string(), "--quiet"},
         dir.path());
-    std::this_thread::sleep_for(std::chrono::duration<double>(seconds * fraction));
-    if (child.finished()) {
-      // Finished before the kill: start again from nothing, with an earlier kill.
-      fs::remove_all(killed);
-      fraction /= 2;
-      kills = 0;
-      continue;
-    }
+    while (!child.finished() && complete_tier_files(killed) < made)
+      std::this_thread::sleep_for(std::chrono::microseconds(500));
+    ASSERT_FALSE(child.finished()) << "the build finished before it had made " << made << " tier files";
     child.kill(SIGKILL);
     const RunResult killed_run = child.wait();
     ASSERT_EQ(killed_run.signal, SIGKILL) << describe(killed_run);
-    ++kills;
-    fraction *= 0.6;
   }
-  ASSERT_EQ(kills, 2) << "the build always finished before it could be killed";
   EXPECT_LT(test::snapshot(killed).size(), 34U) << "the killed builds had finished every tier";
 
   r = gamesolver(dir, {"build", "jungle", "--pieces", "3", "--data", killed.string(), "--quiet"});
