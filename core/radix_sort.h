@@ -26,13 +26,16 @@ inline void radix_pass(const std::uint32_t* from, std::uint32_t* to, std::size_t
 
 // Sorts keys ascending in place (a whole vector, or a part of a larger array); every key
 // must be below 2^bits. buffer is scratch, resized to keys' size (kept by the caller to
-// save allocations); an odd number of passes ends with a copy back from it.
-inline void radix_sort(std::span<std::uint32_t> keys, std::vector<std::uint32_t>& buffer, int bits) {
-  if (keys.size() < 2) return;
+// save allocations); an odd number of passes ends with a copy back from it. With `low`
+// above 0, the keys are ordered by their bits from `low` up only, keys equal there
+// keeping their order (fewer passes, where nearness is all the caller needs).
+inline void radix_sort(std::span<std::uint32_t> keys, std::vector<std::uint32_t>& buffer, int bits,
+                       int low = 0) {
+  if (keys.size() < 2 || low >= bits) return;
   buffer.resize(keys.size());
   std::uint32_t* from = keys.data();
   std::uint32_t* to = buffer.data();
-  for (int shift = 0; shift < bits; shift += kRadixDigit) {
+  for (int shift = low; shift < bits; shift += kRadixDigit) {
     radix_pass(from, to, keys.size(), shift);
     std::swap(from, to);
   }

@@ -198,7 +198,8 @@ class TierSolver {
             std::copy(lists[level].begin(), lists[level].end(), current.get() + offset[t]);
             std::vector<ListedIndex>().swap(lists[level]);
             std::vector<ListedIndex> buffer;
-            radix_sort(std::span(current.get() + offset[t], offset[t + 1] - offset[t]), buffer, bits);
+            radix_sort(std::span(current.get() + offset[t], offset[t + 1] - offset[t]), buffer, bits,
+                       kRadixDigit);
           }
         });
         parallel_for(

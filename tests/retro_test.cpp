@@ -460,6 +460,15 @@ TEST(Retro, RadixSortSortsLevels) {
       std::sort(sorted_part.begin() + 7, sorted_part.begin() + 7 + static_cast<std::ptrdiff_t>(count));
       radix_sort(std::span(whole.data() + 7, count), buffer, bits);
       EXPECT_EQ(whole, sorted_part) << bits << " bits, " << count << " keys in place";
+      // Ordered by the bits above the first digit only (the solver's levels): the same
+      // as a stable sort by key >> kRadixDigit, so keys equal there keep their order.
+      std::vector<std::uint32_t> coarse(count);
+      for (std::uint32_t& key : coarse) key = static_cast<std::uint32_t>(random() >> (64 - bits));
+      std::vector<std::uint32_t> stable = coarse;
+      std::stable_sort(stable.begin(), stable.end(),
+                       [](std::uint32_t a, std::uint32_t b) { return a >> kRadixDigit < b >> kRadixDigit; });
+      radix_sort(coarse, buffer, bits, kRadixDigit);
+      EXPECT_EQ(coarse, stable) << bits << " bits, " << count << " keys by their high bits";
     }
   }
   EXPECT_EQ(key_bits(0), 0);
