@@ -8,6 +8,9 @@
 //   draw      "is it at least a draw?"               the same
 //   value     "win?", then "at least a draw?"        both, then the exact depth
 //             unless the first proved a win          of a win or loss
+//             (the other way round where the game's
+//             evaluation has the side to move behind,
+//             unless the first proved a loss)
 #include <string>
 #include <vector>
 
@@ -80,10 +83,20 @@ SolveReport solve(const G& game, db::Database* database, const typename G::Posit
         if (asked.answer) apply(report.answer, t, *asked.answer);
         last = t;
       };
-      if (question != Question::kDraw) ask(kWinThreshold);
-      const bool win = report.answer.lowest == Outcome::kWin;
-      if (question == Question::kDraw || (question == Question::kValue && !win && !limits.stopped())) {
+      // For the value, a side the game's evaluation has behind asks "at least a draw?"
+      // first: a loss answers "no" to both, and the first "no" settles it.
+      bool draw_first = false;
+      if constexpr (HasEvaluation<G>) draw_first = question == Question::kValue && game.evaluate(root) < 0;
+      if (draw_first) {
         ask(kDrawThreshold);
+        const bool loss = report.answer.highest == Outcome::kLoss;
+        if (!loss && !limits.stopped()) ask(kWinThreshold);
+      } else {
+        if (question != Question::kDraw) ask(kWinThreshold);
+        const bool win = report.answer.lowest == Outcome::kWin;
+        if (question == Question::kDraw || (question == Question::kValue && !win && !limits.stopped())) {
+          ask(kDrawThreshold);
+        }
       }
       if constexpr (requires { search.line(root, last); }) {
         report.principal_variation = search.line(root, last);
