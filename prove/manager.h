@@ -62,6 +62,7 @@
 #include "core/parallel.h"
 #include "core/progress.h"
 #include "db/database.h"
+#include "prove/assign.h"
 #include "prove/backend.h"
 #include "prove/job.h"
 #include "prove/report.h"
@@ -696,24 +697,18 @@ class Manager {
       });
       return results;
     }
-    // Kept tables: a job goes to the worker whose tables hold its node's last job (or its
-    // parent's), as far as that keeps the workers' shares of the pass even.
+    // Kept tables: each job on the worker whose tables hold its node's last job, as far as
+    // that keeps the workers' loads even (prove/assign.h).
     const std::size_t workers = tables_.size();
-    const std::size_t share = (jobs.size() + workers - 1) / workers;
-    std::vector<std::vector<std::size_t>> mine(workers);
-    std::vector<std::size_t> later;
+    std::vector<std::uint64_t> budgets;
+    std::vector<int> affinity;
     for (std::size_t i = 0; i < jobs.size(); ++i) {
-      const int w = nodes_[at[i]].worker;
-      if (w >= 0 && static_cast<std::size_t>(w) < workers && mine[static_cast<std::size_t>(w)].size() < share)
-        mine[static_cast<std::size_t>(w)].push_back(i);
-      else
-        later.push_back(i);
+      budgets.push_back(jobs[i].budget);
+      affinity.push_back(nodes_[at[i]].worker);
     }
-    for (const std::size_t i : later) {
-      std::size_t least = 0;
-      for (std::size_t w = 1; w < workers; ++w) least = mine[w].size() < mine[least].size() ? w : least;
-      mine[least].push_back(i);
-      nodes_[at[i]].worker = static_cast<int>(least);
+    const std::vector<std::vector<std::size_t>> mine = assign_jobs(budgets, affinity, workers);
+    for (std::size_t w = 0; w < workers; ++w) {
+      for (const std::size_t i : mine[w]) nodes_[at[i]].worker = static_cast<int>(w);
     }
     parallel_for(0, workers, static_cast<int>(workers), 1, [&](std::uint64_t w, std::uint64_t, int) {
       for (const std::size_t i : mine[w])

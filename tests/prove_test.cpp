@@ -29,6 +29,7 @@
 #include "core/value.h"
 #include "db/database.h"
 #include "games/jungle/jungle.h"
+#include "prove/assign.h"
 #include "prove/backend.h"
 #include "prove/checker.h"
 #include "prove/closure.h"
@@ -528,6 +529,23 @@ TEST(ProveJungle, ExpandedLeavesStartWithTheirJobsNumbers) {
 }
 
 // A back-end job and its answer travel as text (to MPI ranks) and come back whole.
+// Jobs of a pass on workers that keep their tables: loads even in budgets (a retry of
+// four budgets weighs four jobs), the preferred worker where it fits.
+TEST(ProveJobs, AssignmentEvensTheBudgets) {
+  using prove::assign_jobs;
+  using Lists = std::vector<std::vector<std::size_t>>;
+  // Counted in jobs, the retry and one more job would have gone to worker 0: 5 budgets
+  // against 2.
+  EXPECT_EQ(assign_jobs({4, 1, 1, 1}, {0, 0, 1, 1}, 2), (Lists{{0}, {2, 3, 1}}));
+  // Each where it was before, as the loads allow.
+  EXPECT_EQ(assign_jobs({1, 1, 1, 1}, {1, 0, 1, 0}, 2), (Lists{{1, 3}, {0, 2}}));
+  // No preference, or a worker that is not there: the largest first to the least loaded.
+  EXPECT_EQ(assign_jobs({1, 2, 8, 2}, {-1, -1, 5, -1}, 3), (Lists{{2}, {1, 0}, {3}}));
+  // One worker takes everything, in order.
+  EXPECT_EQ(assign_jobs({2, 1}, {0, -1}, 1), (Lists{{0, 1}}));
+  EXPECT_EQ(assign_jobs({}, {}, 2), (Lists{{}, {}}));
+}
+
 TEST(ProveJobs, TextRoundTrip) {
   prove::JobSpec job;
   job.kind = prove::JobSpec::kStuck;
