@@ -83,21 +83,17 @@ SolveReport solve(const G& game, db::Database* database, const typename G::Posit
         if (asked.answer) apply(report.answer, t, *asked.answer);
         last = t;
       };
-      // For the value, a side the game's evaluation has behind asks "at least a draw?"
-      // first: a loss answers "no" to both, and the first "no" settles it.
-      bool draw_first = false;
-      if constexpr (HasEvaluation<G>) draw_first = question == Question::kValue && game.evaluate(root) < 0;
-      if (draw_first) {
-        ask(kDrawThreshold);
-        const bool loss = report.answer.highest == Outcome::kLoss;
-        if (!loss && !limits.stopped()) ask(kWinThreshold);
-      } else {
-        if (question != Question::kDraw) ask(kWinThreshold);
-        const bool win = report.answer.lowest == Outcome::kWin;
-        if (question == Question::kDraw || (question == Question::kValue && !win && !limits.stopped())) {
-          ask(kDrawThreshold);
-        }
+      // "win?" first, but "at least a draw?" first for the value where the game's
+      // evaluation has the side to move behind: a loss answers "no" to both, and that
+      // first "no" settles it. The value asks the other question unless the first
+      // settled it.
+      Score first = question == Question::kDraw ? kDrawThreshold : kWinThreshold;
+      if constexpr (HasEvaluation<G>) {
+        if (question == Question::kValue && game.evaluate(root) < 0) first = kDrawThreshold;
       }
+      ask(first);
+      if (question == Question::kValue && !report.answer.known() && !limits.stopped())
+        ask(first == kWinThreshold ? kDrawThreshold : kWinThreshold);
       if constexpr (requires { search.line(root, last); }) {
         report.principal_variation = search.line(root, last);
       } else {
