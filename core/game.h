@@ -134,6 +134,19 @@
 //                                   tier index; over [0, size) it visits every position
 //                                   of the tier once. The scan of such a tier follows
 //                                   the walk, which leaves the files unchanged.
+//   solve_walk(tier, b, e, values,  (with the two above) the steps [b, e) of the walk
+//              solved, visit)       solved by the game where it can: solved(index,
+//                                   value) for each position it solves, visit(index,
+//                                   pos) as child_walk for the others (which the engine
+//                                   examines). values(child) gives a function from an
+//                                   index of the child tier to its value's code. The
+//                                   game may solve runs of the walk that start in
+//                                   [b, e) and end past e, and leaves out the steps of
+//                                   [b, e) that belong to a run starting before b:
+//                                   over the ranges of a partition of [0, size), every
+//                                   position is solved or visited once. The values are
+//                                   those the engine would find from the positions'
+//                                   moves, so the files are unchanged.
 //   derivable(pos)                  true iff pos's value follows cheaply from its moves:
 //                                   a database may store any value there (a "don't
 //                                   care", docs/FORMAT.md) and readers answer it by
@@ -365,6 +378,13 @@ template <class G>
 concept WalksForChildren = requires(const G& game, Tier tier, Index index) {
   { game.child_walk_size(tier) } -> std::same_as<Index>;
   game.child_walk(tier, index, index, [](Index, const typename G::Position&) {});
+};
+
+template <class G>
+concept SolvesWalk = WalksForChildren<G> && requires(const G& game, Tier tier, Index index) {
+  game.solve_walk(
+      tier, index, index, [](Tier) { return [](Index) { return ValueCode{1}; }; }, [](Index, Value) {},
+      [](Index, const typename G::Position&) {});
 };
 
 // One sector of a tier (see above): the indices [begin, end) of the tier.

@@ -95,4 +95,23 @@ class Value {
 inline constexpr ValueCode kHoleCode = 0;
 inline constexpr ValueCode kDrawCode = 1;
 
+// A move as the side to move ranks it, from the code of the position it leads to: the
+// smaller, the better (quicker wins, then a draw, then longer losses), so that a
+// position's moves are combined by taking the least, with no decoding. Where a child's
+// code is a loss in d, the choice is d + 1; a draw 0x4000; a win in d, 0xBFFF - d.
+// kNoMoveChoice stands for no move at all.
+inline constexpr std::uint16_t kNoMoveChoice = 0xFFFF;
+// Precondition: 1 <= code < kCodeLimit.
+constexpr std::uint16_t move_choice(ValueCode code) {
+  if (code == kDrawCode) return 0x4000;
+  return static_cast<std::uint16_t>((code & 1U) != 0 ? code >> 1 : 0xBFFF - ((code - 2) >> 1));
+}
+// The value of a position whose best move has this choice (not kNoMoveChoice):
+// Value::before_move of the position that move leads to.
+constexpr Value chosen_value(std::uint16_t choice) {
+  if (choice < 0x4000) return Value::win(choice);
+  if (choice == 0x4000) return Value::draw();
+  return Value::loss(static_cast<Depth>(0xC000 - choice));
+}
+
 }  // namespace gs

@@ -152,8 +152,23 @@ class TierSolver {
       // listed.
       if constexpr (WalksForChildren<G>) {
         parallel_for(0, walk, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
-          game_.child_walk(tier_, begin, end,
-                           [&](Index i, const Position& pos) { begin_scan(i, pos, thread); });
+          auto visit = [&](Index i, const Position& pos) { begin_scan(i, pos, thread); };
+          if constexpr (SolvesWalk<G>) {
+            // The game solves what it can of the walk from the child tiers' values.
+            game_.solve_walk(
+                tier_, begin, end,
+                [this](Tier t) {
+                  const Child* child = &child_of(t);
+                  return [child](Index index) { return child->value_code(index); };
+                },
+                [&](Index i, Value value) {
+                  cells_[i] = value.code();
+                  decided(i, value, thread);
+                },
+                visit);
+          } else {
+            game_.child_walk(tier_, begin, end, visit);
+          }
           finish_scan(thread);
           progress.add(end - begin);
         });
@@ -261,12 +276,13 @@ class TierSolver {
 
   // A child tier's values (db/tier_values.h), which must all be there.
   struct Child : db::TierValues {
-    [[nodiscard]] Value value(Index index) const {
+    [[nodiscard]] Value value(Index index) const { return Value::from_code(value_code(index)); }
+    [[nodiscard]] ValueCode value_code(Index index) const {
       const ValueCode stored = code(index);
       if (stored == kHoleCode || stored >= kCodeLimit) {
         fail("{}: index {} holds no value (corrupt file?)", reader->path(), index);
       }
-      return Value::from_code(stored);
+      return stored;
     }
   };
 

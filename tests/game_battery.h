@@ -404,6 +404,69 @@ requires WalksForChildren<G> std::uint64_t check_child_walk(const G& game, Tier 
   return visited;
 }
 
+// solve_walk (core/game.h, SolvesWalk) over the walk in pieces of `piece` steps: every
+// position of the tier solved or visited once, at its index, and each one solved has
+// the value its moves give when each child tier's index holds the value code
+// `child(tier, index)` (any values do: the hook must combine whatever the children
+// hold). Returns the number of positions solved.
+template <Game G, class Child>
+requires SolvesWalk<G> std::uint64_t check_solve_walk(const G& game, Tier tier, Index piece, Child&& child,
+                                                      Failures& failures) {
+  const Index length = game.child_walk_size(tier);
+  if (length == 0) return 0;
+  const Index size = game.size(tier);
+  std::vector<std::uint8_t> seen(size, 0);
+  std::uint64_t solved = 0;
+  auto note = [&](Index index, const std::string& what) {
+    if (index >= size || seen[index]++ != 0)
+      failures.add(game.tier_name(tier) + ": index " + std::to_string(index) + " " + what +
+                   (index < size ? " again" : ", past the tier"));
+  };
+  MoveList<G> moves;
+  for (Index begin = 0; begin < length; begin += piece) {
+    game.solve_walk(
+        tier, begin, std::min(length, begin + piece),
+        [&](Tier t) { return [&child, t](Index index) { return child(t, index); }; },
+        [&](Index index, Value value) {
+          ++solved;
+          note(index, "solved");
+          const std::optional<typename G::Position> pos = game.unrank(tier, index);
+          if (!pos) {
+            failures.add(game.tier_name(tier) + ": a hole solved, index " + std::to_string(index));
+            return;
+          }
+          std::optional<Value> best = game.terminal(*pos);
+          if (!best) {
+            game.moves(*pos, moves);
+            if (moves.empty()) best = game.no_move_value();
+            for (const auto& move : moves) {
+              const typename G::Position next = game.play(*pos, move);
+              const std::optional<Value> end = game.terminal(next);
+              const Ranked r = game.rank(next);
+              const Value mine = (end ? *end : Value::from_code(child(r.tier, r.index))).before_move();
+              if (!best || mine.better_than(*best)) best = mine;
+            }
+          }
+          if (!(value == *best)) {
+            failures.add(game.tier_name(tier) + ": " + game.position_text(*pos) + " solved as " +
+                         value.to_string() + ", its moves give " + best->to_string());
+          }
+        },
+        [&](Index index, const typename G::Position& pos) {
+          note(index, "visited");
+          if (!(game.rank(pos) == Ranked{tier, index}))
+            failures.add(game.tier_name(tier) + ": " + game.position_text(pos) + " visited at index " +
+                         std::to_string(index) + ", not its rank");
+        });
+  }
+  for (Index i = 0; i < size; ++i) {
+    if ((seen[i] != 0) != game.unrank(tier, i).has_value())
+      failures.add(game.tier_name(tier) + " index " + std::to_string(i) + ": " +
+                   (seen[i] != 0 ? "a hole solved or visited" : "a position neither solved nor visited"));
+  }
+  return solved;
+}
+
 // unmove_indices (core/game.h, RanksUnmoves) gives the ranks of unmoves(p), in any order.
 template <Game G>
 requires RanksUnmoves<G>

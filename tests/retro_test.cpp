@@ -105,6 +105,20 @@ const std::vector<std::pair<std::string, std::vector<std::string>>> kVariants = 
 // ---------------------------------------------------------------------------------
 // Fast: two-piece tiers and one three-piece tier.
 
+// move_choice orders the moves to positions of any two codes as the side to move
+// prefers them, and chosen_value undoes it: every code against a spread of others.
+TEST(Retro, MoveChoiceOrdersMovesByPreference) {
+  for (ValueCode a = 1; a < kCodeLimit; ++a) {
+    const Value mine = Value::from_code(a).before_move();
+    ASSERT_EQ(chosen_value(move_choice(a)), mine) << a;
+    ASSERT_LT(move_choice(a), kNoMoveChoice) << a;
+    for (ValueCode b = 1; b < kCodeLimit; b = static_cast<ValueCode>(b * 3 / 2 + 1)) {
+      const Value theirs = Value::from_code(b).before_move();
+      ASSERT_EQ(move_choice(a) < move_choice(b), mine.better_than(theirs)) << a << " " << b;
+    }
+  }
+}
+
 TEST(Retro, ClosureOfATier) {
   std::vector<std::string> names;
   for (const Tier tier : small_closure()) names.push_back(Jungle::tier_name(tier));

@@ -18,6 +18,7 @@
 // Black's set among the n - W free points, after the symmetry that maps White's set on
 // the smallest set of its class. Where that set has symmetries of its own, Black's set
 // is taken at its smallest image under them and the other images are holes.
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cstddef>
@@ -28,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/error.h"
 #include "core/game.h"
 #include "games/morris/geometry.h"
 
@@ -204,6 +206,18 @@ class Morris {
   }
   template <class Visit>
   void child_walk(Tier tier, Index begin, Index end, Visit&& visit) const;
+  // The walk's runs solved from their children (core/game.h, SolvesWalk). A run is one
+  // class of Black's stones (the opponent's), White's sets its steps in colex order
+  // among the free points; its placements without a mill lead to the child sector's
+  // run of that class, White's sets with one stone more. That run is read once, in
+  // order, and each child's value is offered to its parents, the child's sets less one
+  // stone (one that closes no mill), in a table of the run's positions; the mills'
+  // removals are then ranked and read per position. Where Black's class has a symmetry
+  // (the steps of a run are then not all positions), or the sector's moves are of other
+  // kinds (a move that ends the game, a full board), the positions go to `visit` as
+  // child_walk's do.
+  template <class Values, class Solved, class Visit>
+  void solve_walk(Tier tier, Index begin, Index end, Values&& values, Solved&& solved, Visit&& visit) const;
 
   // Retrograde hooks (core/game.h, KnowsTierMoves and CountsTierMoves): a slide without
   // removal keeps the tier of a paired sector; every other move leaves it.
@@ -432,6 +446,145 @@ void Morris::child_walk(Tier tier, Index begin, Index end, Visit&& visit) const 
   }
 }
 
+template <class Values, class Solved, class Visit>
+void Morris::solve_walk(Tier tier, Index begin, Index end, Values&& values, Solved&& solved,
+                        Visit&& visit) const {
+  const Sector s = Sector::of(tier);
+  const int n = geometry_.points();
+  // Runs are solved whole where every move places a stone, none ends the game (neither
+  // side is down to two stones, no placement fills the board) and the side to move
+  // has a move.
+  if (s.wf == 0 || s.w + s.wf < 3 || s.b + s.bf < 3 || s.w + s.b + 1 >= n) {
+    child_walk(tier, begin, end, visit);
+    return;
+  }
+  const Geometry::Classes& black_classes = geometry_.classes(s.b);
+  const Index per_class = binomial(n - s.b, s.w);
+  // A placement without a mill: the child sector seen from Black, whose index leads
+  // with the class of Black's stones; its run of a class holds White's sets with one
+  // stone more, in colex order among the same free points.
+  const Sector next{s.b, s.w + 1, s.bf, s.wf - 1};
+  const Tier next_tier = tier_of(next);
+  const Index next_offset = next.code() == next_tier ? 0 : sector_size(Sector::of(next_tier));
+  const Index next_per_class = binomial(n - s.b, s.w + 1);
+  const auto child = values(next_tier);
+  // A placement that closes a mill and removes a Black stone.
+  const Sector removed{s.b - 1, s.w + 1, s.bf, s.wf - 1};
+  const bool removal_ends = removed.w + removed.wf < 3;  // Black is left with two stones
+  const Tier removed_tier = removal_ends ? 0 : tier_of(removed);
+  const Index removed_offset =
+      removal_ends || removed.code() == removed_tier ? 0 : sector_size(Sector::of(removed_tier));
+  const Index removed_per_class = binomial(n - s.b + 1, s.w + 1);
+  const Geometry::Classes& white_classes = geometry_.classes(s.w);
+  // Its values, looked up when a run first needs them (a sector without a mill to
+  // close has no such child).
+  std::optional<decltype(values(Tier{}))> removal_child;
+
+  // The best choice so far of each position of a run, by White's set among the free
+  // points as a number where there are at most 20 free points (a table of up to 2 MiB),
+  // by its colex rank (its step in the run) otherwise. Kept per thread with every entry
+  // kNoMoveChoice between runs (each run's positions reset theirs once read); `clean` is
+  // false while a run is under way, so a run that failed leaves the table to be made anew.
+  struct Table {
+    std::vector<std::uint16_t> best;
+    bool clean = true;
+  };
+  thread_local Table table;
+  const bool by_set = n - s.b <= 20;
+  const std::size_t table_size = by_set ? std::size_t{1} << (n - s.b) : per_class;
+  for (Index k = begin; k < end;) {
+    const Index id = k / per_class;
+    const Index run = id * per_class;
+    const Index run_end = run + per_class;
+    const Index stop = std::min(end, run_end);
+    if (black_classes.stabilizer[id] != 0) {
+      child_walk(tier, k, stop, visit);
+      k = stop;
+      continue;
+    }
+    k = stop;
+    if (run < begin) continue;  // solved with the range that holds its first step
+
+    const std::uint32_t theirs = black_classes.representative[id];
+    const std::uint32_t free = geometry_.full() & ~theirs;
+    Position probe;
+    probe.stones = {0, theirs};
+    const std::uint32_t removable_set = removable(probe, 0);
+    // The mills White can close, among the free points, packed as the sets are.
+    std::array<std::uint32_t, 32> mills;  // NOLINT(cppcoreguidelines-pro-type-member-init)
+    std::size_t mill_count = 0;
+    if (removable_set != 0) {
+      for (const std::uint32_t mill : geometry_.mills()) {
+        if ((mill & theirs) == 0) mills[mill_count++] = extract(mill, free);
+      }
+    }
+
+    // Each child of the run offers its value to its parents: its set less a stone
+    // that closes no mill (placing that one would remove a Black stone instead).
+    if (!table.clean || table.best.size() < table_size) table.best.assign(table_size, kNoMoveChoice);
+    table.clean = false;
+    std::uint16_t* const best = table.best.data();
+    const Index first_child = next_offset + id * next_per_class;
+    std::uint32_t set = (1U << (s.w + 1)) - 1;
+    for (Index j = 0; j < next_per_class; ++j) {
+      const std::uint16_t choice = move_choice(child(first_child + j));
+      std::uint32_t closing = 0;
+      for (std::size_t q = 0; q < mill_count; ++q) {
+        if ((set & mills[q]) == mills[q]) closing |= mills[q];
+      }
+      for (std::uint32_t m = set & ~closing; m != 0; m &= m - 1) {
+        const std::uint32_t parent_set = set & ~(m & (~m + 1));
+        std::uint16_t& parent = best[by_set ? parent_set : colex_rank(parent_set)];
+        parent = std::min(parent, choice);
+      }
+      // The next set of as many points in colex order (Gosper's hack).
+      const std::uint32_t low = set & (~set + 1);
+      const std::uint32_t carried = set + low;
+      set = carried | (carried ^ set) >> 2 >> std::countr_zero(low);
+    }
+
+    // The run's positions, with their mills' removals, then their values.
+    std::array<SetClass, kMaxPoints> removal_class;  // NOLINT(cppcoreguidelines-pro-type-member-init)
+    if (removable_set != 0 && !removal_ends) {
+      for (std::uint32_t r = removable_set; r != 0; r &= r - 1) {
+        const int point = std::countr_zero(r);
+        removal_class[static_cast<std::size_t>(point)] = set_class(theirs & ~(1U << point));
+      }
+    }
+    set = (1U << s.w) - 1;
+    for (Index j = 0; j < per_class; ++j) {
+      const std::uint32_t mine = deposit(set, free);
+      std::uint16_t& slot = best[by_set ? set : j];
+      std::uint16_t choice = slot;
+      slot = kNoMoveChoice;
+      const std::uint32_t low = set & (~set + 1);
+      const std::uint32_t carried = set + low;
+      set = carried | (carried ^ set) >> 2 >> std::countr_zero(low);
+      // sector_index looks up the class of White's set in a table of up to C(24, 12)
+      // entries: the next step's entry is fetched now.
+      if (j + 1 < per_class) __builtin_prefetch(&white_classes.entry[colex_rank(deposit(set, free))]);
+      if (removable_set != 0) {
+        const std::uint32_t closing = s.w >= 2 ? geometry_.closing(mine) & free : 0;
+        if (closing != 0 && removal_ends) choice = std::min(choice, move_choice(Value::loss(0).code()));
+        if (closing != 0 && !removal_ends) {
+          if (!removal_child) removal_child.emplace(values(removed_tier));
+          for (std::uint32_t c = closing; c != 0; c &= c - 1) {
+            const std::uint32_t after = mine | (c & (~c + 1));
+            for (std::uint32_t r = removable_set; r != 0; r &= r - 1) {
+              const SetClass& rc = removal_class[static_cast<std::size_t>(std::countr_zero(r))];
+              const Index index = removed_offset + rc.id * removed_per_class + rank_in_class(rc, after);
+              choice = std::min(choice, move_choice((*removal_child)(index)));
+            }
+          }
+        }
+      }
+      if (choice == kNoMoveChoice) fail("tier {}: a position without a move", tier_name(tier));
+      solved(sector_index(mine, theirs), chosen_value(choice));
+    }
+    table.clean = true;
+  }
+}
+
 static_assert(Game<Morris>);
 static_assert(HasSymmetries<Morris>);
 static_assert(HasBaselineSize<Morris>);
@@ -443,6 +596,7 @@ static_assert(CountsTierMoves<Morris>);
 static_assert(UnranksInOrder<Morris>);
 static_assert(RanksUnmoves<Morris>);
 static_assert(WalksForChildren<Morris>);
+static_assert(SolvesWalk<Morris>);
 static_assert(RanksMovesLeavingTier<Morris>);
 static_assert(RanksMoves<Morris>);
 
