@@ -83,6 +83,14 @@ inline std::uint64_t colex_rank(std::uint32_t set) {
   return std::uint64_t{kColex.part[0][b0]} + kColex.part[1 + k0][b1] + kColex.part[10 + k1][b2];
 }
 
+// The set of |set| points that follows `set` (not empty) in colex order among all points:
+// the next larger number with as many bits (Gosper's hack).
+inline std::uint32_t next_colex(std::uint32_t set) {
+  const std::uint32_t low = set & (~set + 1);
+  const std::uint32_t carried = set + low;
+  return carried | (carried ^ set) >> 2 >> std::countr_zero(low);
+}
+
 // The set of |set| points of `within` that follows `set` (a subset of `within`) in colex
 // order, or 0 after the last one.
 inline std::uint32_t next_subset(std::uint32_t set, std::uint32_t within) {

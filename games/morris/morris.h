@@ -537,10 +537,7 @@ void Morris::solve_walk(Tier tier, Index begin, Index end, Values&& values, Solv
         std::uint16_t& parent = best[by_set ? parent_set : colex_rank(parent_set)];
         parent = std::min(parent, choice);
       }
-      // The next set of as many points in colex order (Gosper's hack).
-      const std::uint32_t low = set & (~set + 1);
-      const std::uint32_t carried = set + low;
-      set = carried | (carried ^ set) >> 2 >> std::countr_zero(low);
+      set = next_colex(set);
     }
 
     // The run's positions, with their mills' removals, then their values.
@@ -557,9 +554,7 @@ void Morris::solve_walk(Tier tier, Index begin, Index end, Values&& values, Solv
       std::uint16_t& slot = best[by_set ? set : j];
       std::uint16_t choice = slot;
       slot = kNoMoveChoice;
-      const std::uint32_t low = set & (~set + 1);
-      const std::uint32_t carried = set + low;
-      set = carried | (carried ^ set) >> 2 >> std::countr_zero(low);
+      set = next_colex(set);
       // sector_index looks up the class of White's set in a table of up to C(24, 12)
       // entries: the next step's entry is fetched now.
       if (j + 1 < per_class) __builtin_prefetch(&white_classes.entry[colex_rank(deposit(set, free))]);
