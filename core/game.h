@@ -138,8 +138,9 @@
 //              solved, visit)       solved by the game where it can: solved(index,
 //                                   value) for each position it solves, visit(index,
 //                                   pos) as child_walk for the others (which the engine
-//                                   examines). values(child) gives a function from an
-//                                   index of the child tier to its value's code. The
+//                                   examines). values(child) gives what reads the
+//                                   child tier: its value's code by index, and a
+//                                   prefetch(index) hint (ChildValuesModel). The
 //                                   game may solve runs of the walk that start in
 //                                   [b, e) and end past e, and leaves out the steps of
 //                                   [b, e) that belong to a run starting before b:
@@ -380,10 +381,17 @@ concept WalksForChildren = requires(const G& game, Tier tier, Index index) {
   game.child_walk(tier, index, index, [](Index, const typename G::Position&) {});
 };
 
+// What solve_walk's values(child) gives: a child tier's value codes by index, and a
+// hint that an index will be read soon.
+struct ChildValuesModel {
+  ValueCode operator()(Index) const { return kDrawCode; }
+  void prefetch(Index) const {}
+};
+
 template <class G>
 concept SolvesWalk = WalksForChildren<G> && requires(const G& game, Tier tier, Index index) {
   game.solve_walk(
-      tier, index, index, [](Tier) { return [](Index) { return ValueCode{1}; }; }, [](Index, Value) {},
+      tier, index, index, [](Tier) { return ChildValuesModel{}; }, [](Index, Value) {},
       [](Index, const typename G::Position&) {});
 };
 

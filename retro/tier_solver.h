@@ -156,11 +156,7 @@ class TierSolver {
           if constexpr (SolvesWalk<G>) {
             // The game solves what it can of the walk from the child tiers' values.
             game_.solve_walk(
-                tier_, begin, end,
-                [this](Tier t) {
-                  const Child* child = &child_of(t);
-                  return [child](Index index) { return child->value_code(index); };
-                },
+                tier_, begin, end, [this](Tier t) { return ChildReader{&child_of(t)}; },
                 [&](Index i, Value value) {
                   cells_[i] = value.code();
                   decided(i, value, thread);
@@ -284,6 +280,13 @@ class TierSolver {
       }
       return stored;
     }
+  };
+
+  // A child tier's values as the game reads them in solve_walk.
+  struct ChildReader {
+    const Child* child;
+    ValueCode operator()(Index index) const { return child->value_code(index); }
+    void prefetch(Index index) const { child->prefetch(index); }
   };
 
   // What examine learns of a position before reading its successors' values in the child

@@ -12,6 +12,7 @@
 #include <optional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.h"
@@ -405,13 +406,13 @@ requires WalksForChildren<G> std::uint64_t check_child_walk(const G& game, Tier 
 }
 
 // solve_walk (core/game.h, SolvesWalk) over the walk in pieces of `piece` steps: every
-// position of the tier solved or visited once, at its index, and each one solved has
-// the value its moves give when each child tier's index holds the value code
+// position of the tier solved or visited once, at its index, and each `every`-th one
+// solved has the value its moves give when each child tier's index holds the value code
 // `child(tier, index)` (any values do: the hook must combine whatever the children
 // hold). Returns the number of positions solved.
 template <Game G, class Child>
 requires SolvesWalk<G> std::uint64_t check_solve_walk(const G& game, Tier tier, Index piece, Child&& child,
-                                                      Failures& failures) {
+                                                      std::uint64_t every, Failures& failures) {
   const Index length = game.child_walk_size(tier);
   if (length == 0) return 0;
   const Index size = game.size(tier);
@@ -422,14 +423,23 @@ requires SolvesWalk<G> std::uint64_t check_solve_walk(const G& game, Tier tier, 
       failures.add(game.tier_name(tier) + ": index " + std::to_string(index) + " " + what +
                    (index < size ? " again" : ", past the tier"));
   };
+  // What values(child) gives (core/game.h, ChildValuesModel).
+  struct Reader {
+    const std::remove_reference_t<Child>* values;
+    Tier tier;
+    ValueCode operator()(Index index) const { return (*values)(tier, index); }
+    void prefetch(Index) const {}
+  };
   MoveList<G> moves;
   for (Index begin = 0; begin < length; begin += piece) {
     game.solve_walk(
         tier, begin, std::min(length, begin + piece),
-        [&](Tier t) { return [&child, t](Index index) { return child(t, index); }; },
+        [&](Tier t) {
+          return Reader{&child, t};
+        },
         [&](Index index, Value value) {
-          ++solved;
           note(index, "solved");
+          if (solved++ % every != 0) return;
           const std::optional<typename G::Position> pos = game.unrank(tier, index);
           if (!pos) {
             failures.add(game.tier_name(tier) + ": a hole solved, index " + std::to_string(index));

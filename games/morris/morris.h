@@ -490,6 +490,7 @@ void Morris::solve_walk(Tier tier, Index begin, Index end, Values&& values, Solv
     bool clean = true;
   };
   thread_local Table table;
+  constexpr std::size_t kSolveBatch = 16;
   const bool by_set = n - s.b <= 20;
   const std::size_t table_size = by_set ? std::size_t{1} << (n - s.b) : per_class;
   for (Index k = begin; k < end;) {
@@ -548,33 +549,56 @@ void Morris::solve_walk(Tier tier, Index begin, Index end, Values&& values, Solv
         removal_class[static_cast<std::size_t>(point)] = set_class(theirs & ~(1U << point));
       }
     }
+    // In batches of positions: the children of each one's mills are ranked and
+    // prefetched (they lie anywhere in B classes of their sector), then read.
+    struct Pending {
+      std::uint32_t mine;
+      std::uint16_t choice;
+      std::uint32_t removals_end;  // where its children by mills end in `removals`
+    };
+    std::array<Pending, kSolveBatch> batch;  // NOLINT(cppcoreguidelines-pro-type-member-init)
+    thread_local std::vector<Index> removals;
     set = (1U << s.w) - 1;
-    for (Index j = 0; j < per_class; ++j) {
-      const std::uint32_t mine = deposit(set, free);
-      std::uint16_t& slot = best[by_set ? set : j];
-      std::uint16_t choice = slot;
-      slot = kNoMoveChoice;
-      set = next_colex(set);
-      // sector_index looks up the class of White's set in a table of up to C(24, 12)
-      // entries: the next step's entry is fetched now.
-      if (j + 1 < per_class) __builtin_prefetch(&white_classes.entry[colex_rank(deposit(set, free))]);
-      if (removable_set != 0) {
-        const std::uint32_t closing = s.w >= 2 ? geometry_.closing(mine) & free : 0;
-        if (closing != 0 && removal_ends) choice = std::min(choice, move_choice(Value::loss(0).code()));
-        if (closing != 0 && !removal_ends) {
-          if (!removal_child) removal_child.emplace(values(removed_tier));
-          for (std::uint32_t c = closing; c != 0; c &= c - 1) {
-            const std::uint32_t after = mine | (c & (~c + 1));
-            for (std::uint32_t r = removable_set; r != 0; r &= r - 1) {
-              const SetClass& rc = removal_class[static_cast<std::size_t>(std::countr_zero(r))];
-              const Index index = removed_offset + rc.id * removed_per_class + rank_in_class(rc, after);
-              choice = std::min(choice, move_choice((*removal_child)(index)));
+    for (Index j = 0; j < per_class;) {
+      const Index batch_end = std::min(per_class, j + kSolveBatch);
+      std::size_t count = 0;
+      removals.clear();
+      for (; j < batch_end; ++j) {
+        Pending& p = batch[count++];
+        p.mine = deposit(set, free);
+        std::uint16_t& slot = best[by_set ? set : j];
+        p.choice = slot;
+        slot = kNoMoveChoice;
+        set = next_colex(set);
+        // sector_index looks up the class of White's set in a table of up to C(24, 12)
+        // entries: the next step's entry is fetched now.
+        if (j + 1 < per_class) __builtin_prefetch(&white_classes.entry[colex_rank(deposit(set, free))]);
+        if (removable_set != 0) {
+          const std::uint32_t closing = s.w >= 2 ? geometry_.closing(p.mine) & free : 0;
+          if (closing != 0 && removal_ends) p.choice = std::min(p.choice, move_choice(Value::loss(0).code()));
+          if (closing != 0 && !removal_ends) {
+            if (!removal_child) removal_child.emplace(values(removed_tier));
+            for (std::uint32_t c = closing; c != 0; c &= c - 1) {
+              const std::uint32_t after = p.mine | (c & (~c + 1));
+              for (std::uint32_t r = removable_set; r != 0; r &= r - 1) {
+                const SetClass& rc = removal_class[static_cast<std::size_t>(std::countr_zero(r))];
+                const Index index = removed_offset + rc.id * removed_per_class + rank_in_class(rc, after);
+                removal_child->prefetch(index);
+                removals.push_back(index);
+              }
             }
           }
         }
+        p.removals_end = static_cast<std::uint32_t>(removals.size());
       }
-      if (choice == kNoMoveChoice) fail("tier {}: a position without a move", tier_name(tier));
-      solved(sector_index(mine, theirs), chosen_value(choice));
+      std::size_t q = 0;
+      for (std::size_t i = 0; i < count; ++i) {
+        std::uint16_t choice = batch[i].choice;
+        for (; q < batch[i].removals_end; ++q)
+          choice = std::min(choice, move_choice((*removal_child)(removals[q])));
+        if (choice == kNoMoveChoice) fail("tier {}: a position without a move", tier_name(tier));
+        solved(sector_index(batch[i].mine, theirs), chosen_value(choice));
+      }
     }
     table.clean = true;
   }
