@@ -284,7 +284,7 @@ std::size_t Morris::rank_successors(const Position& pos, SuccessorList<Morris>& 
                       my_hand - (placing ? 1 : 0)};
     if (next.w + next.wf < 3) return Next{0, 0, true};
     const Tier t = tier_of(next);
-    return Next{t, next.code() == t ? 0 : sector_size(Sector::of(t)), false};
+    return Next{t, offset_in_tier(next, t), false};
   };
   // By kind, 2 * placing + removing; each made when a move first needs it (a position
   // seldom has all four kinds of move).
@@ -408,7 +408,7 @@ void Morris::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, k
   out.clear();
   // Every predecessor is in the colour-swapped sector, the mover to move.
   const Sector previous = sector_of(pos).swapped();
-  const Index offset = previous.code() == tier ? 0 : sector_size(Sector::of(tier));
+  const Index offset = offset_in_tier(previous, tier);
   const std::uint32_t theirs = pos.stones[pos.side];
   const int mover_count = std::popcount(pos.stones[pos.side ^ 1]);
   const Geometry::Classes& classes = geometry_.classes(mover_count);

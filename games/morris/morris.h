@@ -261,6 +261,11 @@ class Morris {
   [[nodiscard]] Tier tier_of(const Sector& s) const {
     return paired(s) ? std::min(s.code(), s.swapped().code()) : s.code();
   }
+  // Where the indices of sector s start in its tier (tier_of(s)): after those of its
+  // twin, where the twin's code is the tier's.
+  [[nodiscard]] Index offset_in_tier(const Sector& s, Tier tier) const {
+    return s.code() == tier ? 0 : sector_size(Sector::of(tier));
+  }
   [[nodiscard]] bool valid(const Sector& s) const;
   [[nodiscard]] Index sector_size(const Sector& s) const {
     return geometry_.class_count(s.w) * binomial(geometry_.points() - s.w, s.b);
@@ -377,7 +382,7 @@ inline Ranked Morris::rank(const Position& pos) const {
   const Sector s = sector_of(pos);
   const Tier tier = tier_of(s);
   Index index = sector_index(pos.stones[pos.side], pos.stones[pos.side ^ 1]);
-  if (s.code() != tier) index += sector_size(Sector::of(tier));
+  index += offset_in_tier(s, tier);
   return {tier, index};
 }
 
@@ -465,15 +470,14 @@ void Morris::solve_walk(Tier tier, Index begin, Index end, Values&& values, Solv
   // stone more, in colex order among the same free points.
   const Sector next{s.b, s.w + 1, s.bf, s.wf - 1};
   const Tier next_tier = tier_of(next);
-  const Index next_offset = next.code() == next_tier ? 0 : sector_size(Sector::of(next_tier));
+  const Index next_offset = offset_in_tier(next, next_tier);
   const Index next_per_class = binomial(n - s.b, s.w + 1);
   const auto child = values(next_tier);
   // A placement that closes a mill and removes a Black stone.
   const Sector removed{s.b - 1, s.w + 1, s.bf, s.wf - 1};
   const bool removal_ends = removed.w + removed.wf < 3;  // Black is left with two stones
   const Tier removed_tier = removal_ends ? 0 : tier_of(removed);
-  const Index removed_offset =
-      removal_ends || removed.code() == removed_tier ? 0 : sector_size(Sector::of(removed_tier));
+  const Index removed_offset = removal_ends ? 0 : offset_in_tier(removed, removed_tier);
   const Index removed_per_class = binomial(n - s.b + 1, s.w + 1);
   const Geometry::Classes& white_classes = geometry_.classes(s.w);
   // Its values, looked up when a run first needs them (a sector without a mill to
