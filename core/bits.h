@@ -2,13 +2,14 @@
 // Bit sets of up to 32 squares or points: a set's members within another set packed
 // together, and back. BMI2's pext and pdep where the build targets a machine that has
 // them (GAMESOLVER_NATIVE). A portable x86-64 build asks the processor once, at start-up,
-// and uses the same two instructions where it does them in hardware (fast_bmi2());
+// and uses the same two instructions where it does them in hardware (kFastBmi2);
 // otherwise, and on other processors, portable code giving the same results: a byte at a
 // time through tables of every byte of the set within every byte of the mask.
 #include <array>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #ifdef __BMI2__
@@ -90,7 +91,7 @@ inline bool detect_fast_bmi2() {
   std::array<unsigned, 3> vendor{};  // EBX, EDX, ECX of leaf 0: the vendor's name
   if (__get_cpuid(0, &a, &vendor[0], &vendor[2], &vendor[1]) == 0) return false;
   std::array<char, 12> name{};
-  for (std::size_t i = 0; i < 12; ++i) name[i] = static_cast<char>(vendor[i / 4] >> (8 * (i % 4)) & 0xFFU);
+  std::memcpy(name.data(), vendor.data(), name.size());
   const std::string_view maker(name.data(), name.size());
   if (maker != "AuthenticAMD" && maker != "HygonGenuine") return true;
   unsigned b = 0;
@@ -114,17 +115,6 @@ inline std::uint32_t pdep_instruction(std::uint32_t packed, std::uint32_t within
   return out;
 }
 #endif
-
-// Whether extract and deposit run as pext and pdep.
-inline bool fast_bmi2() {
-#ifdef __BMI2__
-  return true;
-#elif defined(GS_BMI2_AT_RUN_TIME)
-  return kFastBmi2;
-#else
-  return false;
-#endif
-}
 
 // The members of `set` within `within` packed together (bit i: whether the i-th member
 // of `within` is in `set`), as pext does.
