@@ -14,6 +14,7 @@ namespace gs {
 // occurrence, and returns the end of those.
 template <class T>
 T* unique_short(T* begin, T* end) {
+  if (end - begin < 2) return end;  // often: a list of none or one needs no set
   constexpr int kBits = 8;
   constexpr std::size_t kSlots = std::size_t{1} << kBits;
   // Longer lists than this fill the set too far: sorted instead.

@@ -142,6 +142,7 @@ class TierSolver {
     Index walk = 0;  // the length of the game's walk for the children, if it has one
     if constexpr (WalksForChildren<G>) walk = game_.child_walk_size(tier_);
     lists_ = options_.level_lists && walk == 0;
+    alone_ = options_.threads <= 1;
     walking_ = walk > 0;
     Progress progress(game_.tier_name(tier_), walk > 0 ? walk : size, options_.quiet);
     progress.set_stage("scan");
@@ -520,12 +521,22 @@ class TierSolver {
     scratch.batch_ends.clear();
   }
 
+  // Replaces a cell's code, read as `code`, by `desired`; false (code reloaded) where
+  // another thread changed the cell first. On one thread nothing else writes the cells:
+  // a plain store does, where a compare-and-swap would hold back the loads behind it.
+  bool replace(Index index, ValueCode& code, ValueCode desired) {
+    if (alone_) {
+      cells_[index] = desired;
+      return true;
+    }
+    return std::atomic_ref(cells_[index]).compare_exchange_weak(code, desired, std::memory_order_relaxed);
+  }
+
   void make_win(Index index, Depth depth, int thread) {
     const ValueCode target = Value::win(depth).code();
-    std::atomic_ref cell(cells_[index]);
-    ValueCode code = cell.load(std::memory_order_relaxed);
+    ValueCode code = std::atomic_ref(cells_[index]).load(std::memory_order_relaxed);
     while (code >= kCounting || (code > target && (code & 1U) == 0)) {
-      if (cell.compare_exchange_weak(code, target, std::memory_order_relaxed)) {
+      if (replace(index, code, target)) {
         decided(index, Value::win(depth), thread);
         return;
       }
@@ -533,12 +544,10 @@ class TierSolver {
   }
 
   void count_down(Index index, Depth level, int thread) {
-    std::atomic_ref cell(cells_[index]);
-    ValueCode code = cell.load(std::memory_order_relaxed);
+    ValueCode code = std::atomic_ref(cells_[index]).load(std::memory_order_relaxed);
     while (code >= kCounting) {
       if (Summary::count(code) > 1) {
-        if (cell.compare_exchange_weak(code, static_cast<ValueCode>(code - 1), std::memory_order_relaxed))
-          return;
+        if (replace(index, code, static_cast<ValueCode>(code - 1))) return;
         continue;
       }
       // The last unknown successor is a win for the opponent: the position is decided.
@@ -548,7 +557,8 @@ class TierSolver {
                                             ? examine(*game_.unrank(tier_, index), thread).best()
                                             : Summary::best(summary);
       if (best && best->better_than(value)) value = *best;
-      if (cell.compare_exchange_strong(code, value.code(), std::memory_order_relaxed)) {
+      // (A spurious failure only examines the position again.)
+      if (replace(index, code, value.code())) {
         decided(index, value, thread);
         return;
       }
@@ -563,6 +573,7 @@ class TierSolver {
   std::atomic<Depth> max_depth_{0};
   std::atomic<bool> stays_{false};  // a position of the tier has a move that stays in it
   bool lists_ = true;               // decided cells are listed for the levels
+  bool alone_ = false;              // one thread solves the tier
   bool walking_ = false;            // the scan follows the game's walk for children
   // Per thread, per depth: the indices decided at that depth and not yet processed.
   std::vector<std::vector<std::vector<ListedIndex>>> decided_;

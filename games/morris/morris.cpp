@@ -190,13 +190,23 @@ std::size_t Morris::for_each_move(const Position& pos, bool count_staying, Visit
   const int me = pos.side;
   const std::uint32_t mine = pos.stones[me];
   const std::uint32_t empty = geometry_.full() & ~(mine | pos.stones[me ^ 1]);
-  const std::uint32_t removable_set = removable(pos, me);
+  // The stones a mill may remove: asked of the opponent's mills when a move first needs
+  // them (most sliding positions have no move that closes a mill).
+  std::uint32_t removable_set = 0;
+  bool removable_known = false;
+  auto removables = [&] {
+    if (!removable_known) {
+      removable_set = removable(pos, me);
+      removable_known = true;
+    }
+    return removable_set;
+  };
   const int count = std::popcount(mine);
   std::size_t staying = 0;
   // A move from `from` (-1: a placement) to `to`, once per stone the mill it closes
   // (if `closes`) may remove.
   auto add = [&](int from, int to, bool closes) {
-    if (closes && removable_set != 0) {
+    if (closes && removables() != 0) {
       for (std::uint32_t r = removable_set; r != 0; r &= r - 1) visit(from, to, std::countr_zero(r));
       return;
     }
@@ -218,6 +228,8 @@ std::size_t Morris::for_each_move(const Position& pos, bool count_staying, Visit
   }
   if (pos.hand[me] == 0 || options_.lasker) {
     const bool fly = flies(pos, me);
+    // The empty points a slide may close a mill on (asked only where slides are counted).
+    const std::uint32_t closing_slides = !fly && count_staying && count >= 3 ? geometry_.closing(mine) & empty : 0;
     for (std::uint32_t m = mine; m != 0; m &= m - 1) {
       const int from = std::countr_zero(m);
       const std::uint32_t rest = mine & ~(1U << from);
@@ -225,7 +237,7 @@ std::size_t Morris::for_each_move(const Position& pos, bool count_staying, Visit
         const std::uint32_t closing = count >= 3 ? geometry_.closing(rest) & empty : 0;
         // Counted in one go where only the moves that close a mill are visited.
         std::uint32_t visited = empty;
-        if (count_staying && removable_set != 0) {
+        if (count_staying && removables() != 0) {
           staying += static_cast<std::size_t>(std::popcount(empty & ~closing));
           visited = closing;
         }
@@ -235,7 +247,14 @@ std::size_t Morris::for_each_move(const Position& pos, bool count_staying, Visit
         }
         continue;
       }
-      for (std::uint32_t t = geometry_.neighbours(from) & empty; t != 0; t &= t - 1) {
+      std::uint32_t targets = geometry_.neighbours(from) & empty;
+      if (count_staying) {
+        // Only a slide onto a point that closes a mill of the side's stones as they are
+        // can close one: the others stay in the tier, counted at once.
+        staying += static_cast<std::size_t>(std::popcount(targets & ~closing_slides));
+        targets &= closing_slides;
+      }
+      for (std::uint32_t t = targets; t != 0; t &= t - 1) {
         const int to = std::countr_zero(t);
         add(from, to, count >= 3 && geometry_.in_mill(rest | 1U << to, to));
       }
@@ -293,9 +312,13 @@ std::size_t Morris::rank_successors(const Position& pos, SuccessorList<Morris>& 
   const int n = geometry_.points();
   const Index per_class[2] = {binomial(n - their_count, my_count), binomial(n - their_count, my_count + 1)};
 
-  // Without removal the opponent's stones stay: their class and symmetry once.
-  const SetClass their_class = set_class(theirs);
-  const std::uint32_t mapped_mine = geometry_.apply(their_class.op, mine);
+  // Without removal the opponent's stones stay: their class and symmetry once. A slide
+  // without removal is counted where the moves staying in the tier are (count_staying),
+  // so that a sliding or flying position whose moves stay then ranks only its removals
+  // and needs none of this.
+  const bool ranks_plain = my_hand > 0 || !count_staying;
+  const SetClass their_class = ranks_plain ? set_class(theirs) : SetClass{};
+  const std::uint32_t mapped_mine = ranks_plain ? geometry_.apply(their_class.op, mine) : 0;
   const auto& perm = geometry_.permutation(their_class.op);
   // Where that class has no symmetry (most positions), a placement's image is its own
   // least image, and its stones among the free points are the position's and the placed
