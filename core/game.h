@@ -123,6 +123,11 @@
 //                                   index order steps from position to position.
 //   unmove_indices(tier, pos, out)  the indices in `tier` (pos's tier) of unmoves(pos),
 //                                   in any order; propagation then ranks no predecessor.
+//   open_unmove_indices(tier, pos, out)  (with the one above) its indices, less any of
+//                                   a position with a move whose successor is terminal,
+//                                   a loss for the side to move there (the scan decides
+//                                   such a position a win in one, the shortest win, which
+//                                   no level changes): propagation ranks only these.
 //   child_walk_size(tier),          (together) 0, or the length of a walk over a tier no
 //   child_walk(tier, b, e, visit)   move stays in, in an order that keeps successive
 //                                   positions' moves near each other in the child tiers
@@ -357,6 +362,12 @@ template <class G>
 concept RanksUnmoves = requires(const G& game, Tier tier, const typename G::Position& pos,
                                 SmallVector<Index, G::kMaxUnmoves>& out) {
   game.unmove_indices(tier, pos, out);
+};
+
+template <class G>
+concept RanksOpenUnmoves = RanksUnmoves<G> && requires(const G& game, Tier tier, const typename G::Position& pos,
+                                                      SmallVector<Index, G::kMaxUnmoves>& out) {
+  game.open_unmove_indices(tier, pos, out);
 };
 
 template <class G>

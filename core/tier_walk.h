@@ -73,11 +73,16 @@ std::size_t for_each_move_to_play(const G& game, const typename G::Position& pos
 // scattered over the tier. Where the game promises distinct indices
 // (predecessors_may_meet false, core/game.h) they are taken as they are; the others
 // are deduplicated (core/distinct.h).
-template <Game G, class Cell>
+// With Open, where the game can tell (RanksOpenUnmoves), the predecessors that win at
+// once by a move ending the game are left out: values of the retrograde solver's scan
+// that no level changes.
+template <bool Open = false, Game G, class Cell>
 const Index* distinct_predecessors(const G& game, Tier tier, const typename G::Position& pos,
                                    SmallVector<Index, G::kMaxUnmoves>& indices, UnmoveList<G>& unmoves,
                                    const Cell* cells) {
-  if constexpr (RanksUnmoves<G>) {
+  if constexpr (Open && RanksOpenUnmoves<G>) {
+    game.open_unmove_indices(tier, pos, indices);
+  } else if constexpr (RanksUnmoves<G>) {
     game.unmove_indices(tier, pos, indices);
   } else {
     game.unmoves(pos, unmoves);

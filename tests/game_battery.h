@@ -8,6 +8,7 @@
 // test asserts that no failure was collected, and on the counts they return.
 #include <algorithm>
 #include <concepts>
+#include <iterator>
 #include <cstdint>
 #include <optional>
 #include <random>
@@ -496,6 +497,45 @@ void check_unmove_indices(const G& game, const typename G::Position& p, Failures
     failures.add(game.position_text(p) + ": unmove_indices lists " + std::to_string(got.size()) +
                  " indices, the ranks of unmoves are " + std::to_string(want.size()) + " others");
   }
+}
+
+// open_unmove_indices (core/game.h, RanksOpenUnmoves) gives unmove_indices(p) less some
+// predecessors, each of which has a move to a terminal position lost for the side to
+// move there. Returns how many it left out.
+template <Game G>
+requires RanksOpenUnmoves<G>
+std::size_t check_open_unmove_indices(const G& game, const typename G::Position& p, Failures& failures) {
+  if (game.terminal(p)) return 0;
+  const Tier tier = game.rank(p).tier;
+  SmallVector<Index, G::kMaxUnmoves> listed;
+  game.unmove_indices(tier, p, listed);
+  std::vector<Index> all(listed.begin(), listed.end());
+  game.open_unmove_indices(tier, p, listed);
+  std::vector<Index> open(listed.begin(), listed.end());
+  std::sort(all.begin(), all.end());
+  std::sort(open.begin(), open.end());
+  std::vector<Index> left_out;
+  std::set_difference(all.begin(), all.end(), open.begin(), open.end(), std::back_inserter(left_out));
+  if (!std::includes(all.begin(), all.end(), open.begin(), open.end())) {
+    failures.add(game.position_text(p) + ": open_unmove_indices lists an index unmove_indices does not");
+  }
+  MoveList<G> moves;
+  for (const Index index : left_out) {
+    const std::optional<typename G::Position> before = game.unrank(tier, index);
+    bool wins = false;
+    if (before) {
+      game.moves(*before, moves);
+      for (const auto& move : moves) {
+        const std::optional<Value> end = game.terminal(game.play(*before, move));
+        wins = wins || (end && end->is_loss());
+      }
+    }
+    if (!wins) {
+      failures.add(game.position_text(p) + ": open_unmove_indices leaves out index " + std::to_string(index) +
+                   ", which has no move to a lost end");
+    }
+  }
+  return left_out.size();
 }
 
 // unrank_next (core/game.h, UnranksInOrder) steps as unrank does, holes included: over

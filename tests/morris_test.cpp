@@ -243,6 +243,25 @@ TEST(MorrisBattery, TierMoveHooksKeepTheirPromises) {
   }
 }
 
+// Propagation skips the predecessors that win at once (open_unmove_indices): on every
+// rule set, each one left out has a move to a lost end, and in the flying sector 3-3,
+// where a mill wins, some are left out wherever three flying stones meet three.
+TEST(MorrisBattery, OpenUnmoveIndicesLeaveOutOnlyWinsInOne) {
+  for (const Morris& game : rule_sets()) {
+    std::vector<Tier> tiers = game.tiers(5);
+    const auto positions = test::sample_positions(game, tiers, 2, kSeed + 5);
+    const auto flying = test::sample_positions(game, {game.parse_tier("3-3-0-0")}, 300, kSeed + 6);
+    Failures failures;
+    for (const Position& pos : positions) test::check_open_unmove_indices(game, pos, failures);
+    std::size_t left_out = 0;
+    for (const Position& pos : flying) left_out += test::check_open_unmove_indices(game, pos, failures);
+    GS_EXPECT_NO_FAILURES(failures) << game.variant() << " " << game.rule_text();
+    if (game.options().flying == 3) {
+      EXPECT_GT(left_out, flying.size()) << game.variant() << " " << game.rule_text();
+    }
+  }
+}
+
 // The scan ranks the successors of a position through rank_moves_leaving_tier, and those
 // of a position with symmetry through rank_moves: on every rule set, placements and
 // slides, mills and the terminal positions they make, positions with and without

@@ -396,8 +396,8 @@ std::size_t Morris::rank_successors(const Position& pos, SuccessorList<Morris>& 
   return staying;
 }
 
-template <class Visit>
-void Morris::for_each_unmove(const Position& pos, Visit&& visit) const {
+template <class Visit, class Skip>
+void Morris::for_each_unmove(const Position& pos, Visit&& visit, Skip&& skip) const {
   // Only a move without removal by the side that just moved stays in the tier: from
   // the colour-swapped sector, which is in the same tier only when the two are paired.
   if (!paired(sector_of(pos))) return;
@@ -411,8 +411,9 @@ void Morris::for_each_unmove(const Position& pos, Visit&& visit) const {
   for (std::uint32_t m = mine; m != 0; m &= m - 1) {
     const int to = std::countr_zero(m);
     if (exposed && geometry_.in_mill(mine, to)) continue;
-    const std::uint32_t sources = fly ? empty : geometry_.neighbours(to) & empty;
-    for (std::uint32_t s = sources; s != 0; s &= s - 1) visit((mine & ~(1U << to)) | (s & (~s + 1)));
+    const std::uint32_t rest = mine & ~(1U << to);
+    const std::uint32_t sources = (fly ? empty : geometry_.neighbours(to) & empty) & ~skip(rest);
+    for (std::uint32_t s = sources; s != 0; s &= s - 1) visit(rest | (s & (~s + 1)));
   }
 }
 
@@ -428,6 +429,15 @@ void Morris::unmoves(const Position& pos, UnmoveList<Morris>& out) const {
 }
 
 void Morris::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const {
+  rank_unmoves(tier, pos, out, false);
+}
+
+void Morris::open_unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const {
+  rank_unmoves(tier, pos, out, true);
+}
+
+void Morris::rank_unmoves(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out,
+                          bool open) const {
   out.clear();
   // Every predecessor is in the colour-swapped sector, the mover to move.
   const Sector previous = sector_of(pos).swapped();
@@ -443,12 +453,38 @@ void Morris::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, k
   std::array<std::uint32_t, kMaxUnmoves> sets;   // NOLINT(cppcoreguidelines-pro-type-member-init)
   std::array<std::uint32_t, kMaxUnmoves> ranks;  // NOLINT(cppcoreguidelines-pro-type-member-init)
   std::size_t count = 0;
-  for_each_unmove(pos, [&](std::uint32_t before) {
-    const auto rank = static_cast<std::uint32_t>(colex_rank(before));
-    __builtin_prefetch(&classes.entry[rank]);
-    sets[count] = before;
-    ranks[count++] = rank;
-  });
+  // Three flying stones against three and none in hand (the flying sector 3-3): a
+  // predecessor whose stones close a mill on a point the side to move leaves empty flies
+  // its third stone there and wins, the mill taking the side to move down to two stones.
+  // The scan decided it a win in one, which no level changes: left out where `open`.
+  const int mover = pos.side ^ 1;
+  const bool settled = open && mover_count == 3 && pos.hand[mover] == 0 && flies(pos, mover) &&
+                       pos.hand[pos.side] == 0 && std::popcount(theirs) == 3 && removable(pos, mover) != 0;
+  // The points a stone may have flown from, the mover's other two stones being `rest`,
+  // for a predecessor with such a mill: a mill holding both of rest with its third point
+  // free, where the stone came from anywhere else; a mill holding one of rest with its
+  // other two points free, where it came from either.
+  auto won = [&](std::uint32_t rest) {
+    std::uint32_t sources = 0;
+    if (!settled) return sources;
+    for (const std::uint32_t mill : geometry_.mills()) {
+      const std::uint32_t open_points = mill & ~rest;
+      if ((open_points & theirs) != 0) continue;
+      const int held = 3 - std::popcount(open_points);
+      if (held == 2) sources |= ~open_points;
+      if (held == 1) sources |= open_points;
+    }
+    return sources;
+  };
+  for_each_unmove(
+      pos,
+      [&](std::uint32_t before) {
+        const auto rank = static_cast<std::uint32_t>(colex_rank(before));
+        __builtin_prefetch(&classes.entry[rank]);
+        sets[count] = before;
+        ranks[count++] = rank;
+      },
+      won);
   out.resize(count);
   for (std::size_t i = 0; i < count; ++i) {
     const SetClass c = class_of_entry(classes, classes.entry[ranks[i]], sets[i]);

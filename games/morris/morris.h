@@ -191,6 +191,11 @@ class Morris {
   // The indices of unmoves(pos) in pos's tier, without making the positions (core/game.h,
   // RanksUnmoves): the side to move's stones are Black's set of every predecessor.
   void unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const;
+  // unmove_indices less the predecessors that win at once (core/game.h,
+  // RanksOpenUnmoves): where the side to move has three stones and none in hand, and the
+  // mover three flying ones, a predecessor whose stones close a mill on an empty point
+  // takes the side to move down to two stones.
+  void open_unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const;
   void unmoves(const Position& pos, UnmoveList<Morris>& out) const;
   // The walk of a placement sector for its children (core/game.h, WalksForChildren):
   // its positions in the index order of the colour-swapped sector, that is by the class
@@ -336,9 +341,16 @@ class Morris {
   // The successors of pos's moves, ranked; with count_staying, slides without removal
   // are counted instead (rank_moves_leaving_tier where they stay in the tier).
   std::size_t rank_successors(const Position& pos, SuccessorList<Morris>& out, bool count_staying) const;
-  // Calls visit(stones) with the mover's stones before each of unmoves(pos).
+  // Calls visit(stones) with the mover's stones before each of unmoves(pos), save those
+  // whose stone came from a point of skip(rest), rest being the mover's other stones.
+  template <class Visit, class Skip>
+  void for_each_unmove(const Position& pos, Visit&& visit, Skip&& skip) const;
   template <class Visit>
-  void for_each_unmove(const Position& pos, Visit&& visit) const;
+  void for_each_unmove(const Position& pos, Visit&& visit) const {
+    for_each_unmove(pos, visit, [](std::uint32_t) { return 0U; });
+  }
+  // unmove_indices, or with `open`, open_unmove_indices.
+  void rank_unmoves(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out, bool open) const;
   // moves(), or with count_staying, moves_leaving_tier() (its count returned).
   std::size_t generate(const Position& pos, MoveList<Morris>& out, bool count_staying) const;
 
@@ -618,6 +630,7 @@ static_assert(HasSectors<Morris>);
 static_assert(CountsTierMoves<Morris>);
 static_assert(UnranksInOrder<Morris>);
 static_assert(RanksUnmoves<Morris>);
+static_assert(RanksOpenUnmoves<Morris>);
 static_assert(WalksForChildren<Morris>);
 static_assert(SolvesWalk<Morris>);
 static_assert(RanksMovesLeavingTier<Morris>);
