@@ -365,8 +365,9 @@ concept RanksUnmoves = requires(const G& game, Tier tier, const typename G::Posi
 };
 
 template <class G>
-concept RanksOpenUnmoves = RanksUnmoves<G> && requires(const G& game, Tier tier, const typename G::Position& pos,
-                                                      SmallVector<Index, G::kMaxUnmoves>& out) {
+concept RanksOpenUnmoves = RanksUnmoves<G> &&
+    requires(const G& game, Tier tier, const typename G::Position& pos,
+             SmallVector<Index, G::kMaxUnmoves>& out) {
   game.open_unmove_indices(tier, pos, out);
 };
 

@@ -500,7 +500,8 @@ class TierSolver {
     SmallVector<Index, G::kMaxUnmoves>& indices = scratch.predecessors;
     // A predecessor that wins at once was decided by the scan for good: left out where
     // the game can tell (a win in one is neither lowered nor counted down).
-    const Index* last = distinct_predecessors<true>(game_, tier_, pos, indices, scratch.unmoves, cells_.data());
+    const Index* last =
+        distinct_predecessors<true>(game_, tier_, pos, indices, scratch.unmoves, cells_.data());
     scratch.batch.insert(scratch.batch.end(), static_cast<const Index*>(indices.begin()), last);
     scratch.batch_ends.push_back({scratch.batch.size(), lost});
   }

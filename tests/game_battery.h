@@ -8,8 +8,8 @@
 // test asserts that no failure was collected, and on the counts they return.
 #include <algorithm>
 #include <concepts>
-#include <iterator>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <random>
 #include <string>
@@ -503,8 +503,9 @@ void check_unmove_indices(const G& game, const typename G::Position& p, Failures
 // predecessors, each of which has a move to a terminal position lost for the side to
 // move there. Returns how many it left out.
 template <Game G>
-requires RanksOpenUnmoves<G>
-std::size_t check_open_unmove_indices(const G& game, const typename G::Position& p, Failures& failures) {
+requires RanksOpenUnmoves<G> std::size_t check_open_unmove_indices(const G& game,
+                                                                   const typename G::Position& p,
+                                                                   Failures& failures) {
   if (game.terminal(p)) return 0;
   const Tier tier = game.rank(p).tier;
   SmallVector<Index, G::kMaxUnmoves> listed;

@@ -229,7 +229,8 @@ std::size_t Morris::for_each_move(const Position& pos, bool count_staying, Visit
   if (pos.hand[me] == 0 || options_.lasker) {
     const bool fly = flies(pos, me);
     // The empty points a slide may close a mill on (asked only where slides are counted).
-    const std::uint32_t closing_slides = !fly && count_staying && count >= 3 ? geometry_.closing(mine) & empty : 0;
+    const std::uint32_t closing_slides =
+        !fly && count_staying && count >= 3 ? geometry_.closing(mine) & empty : 0;
     for (std::uint32_t m = mine; m != 0; m &= m - 1) {
       const int from = std::countr_zero(m);
       const std::uint32_t rest = mine & ~(1U << from);
