@@ -60,6 +60,10 @@ Geometry::Geometry(BoardKind kind, std::string_view name, const std::vector<std:
   }
   find_symmetries();
   find_symmetric_sets();
+  for (int a = 0; a < points_; ++a) {
+    for (int b = 0; b < points_; ++b)
+      if (a != b) closing_pair_[a][b] = closing((1U << a) | (1U << b));
+  }
   for (const auto& perm : perms_) {
     std::array<std::array<std::uint32_t, 256>, 3> table{};
     for (int part = 0; part < 3; ++part) {

@@ -143,6 +143,9 @@ class Geometry {
     }
     return result;
   }
+  // closing() of two stones: the third point of a mill through both, if any (a table
+  // made with the board; two points share at most one line).
+  [[nodiscard]] std::uint32_t closing_pair(int a, int b) const { return closing_pair_[a][b]; }
   // The stones of `stones` that stand in a mill.
   [[nodiscard]] std::uint32_t in_mills(std::uint32_t stones) const {
     std::uint32_t result = 0;
@@ -215,6 +218,7 @@ class Geometry {
   std::array<std::uint32_t, kMaxPoints> neighbours_{};
   std::vector<std::uint32_t> mills_;
   std::array<std::vector<std::uint32_t>, kMaxPoints> mills_at_{};
+  std::array<std::array<std::uint32_t, kMaxPoints>, kMaxPoints> closing_pair_{};  // closing_pair()
   std::vector<std::vector<int>> lines_;
   std::vector<std::array<std::uint8_t, kMaxPoints>> perms_;
   std::vector<std::array<std::array<std::uint32_t, 256>, 3>> apply_;
