@@ -238,7 +238,7 @@ std::size_t Morris::for_each_move(const Position& pos, bool count_staying, Visit
         // Three stones fly the most often: the other two close at most one mill, read
         // from a table.
         const std::uint32_t closing =
-            count == 3   ? geometry_.closing_pair(std::countr_zero(rest), 31 - std::countl_zero(rest)) & empty
+            count == 3  ? geometry_.closing_pair(std::countr_zero(rest), 31 - std::countl_zero(rest)) & empty
             : count > 3 ? geometry_.closing(rest) & empty
                         : 0;
         // Counted in one go where only the moves that close a mill are visited.
