@@ -124,6 +124,7 @@ class Geometry {
   [[nodiscard]] int grid() const { return grid_; }  // files and ranks of the drawing grid
   [[nodiscard]] std::uint32_t neighbours(int point) const { return neighbours_[point]; }
   [[nodiscard]] const std::vector<std::uint32_t>& mills() const { return mills_; }
+  [[nodiscard]] const std::vector<std::uint32_t>& mills_at(int point) const { return mills_at_[point]; }
   [[nodiscard]] const std::vector<std::vector<int>>& lines() const { return lines_; }
 
   // Whether `stones` hold a mill through `point`.

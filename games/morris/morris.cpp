@@ -473,12 +473,13 @@ void Morris::rank_unmoves(Tier tier, const Position& pos, SmallVector<Index, kMa
   auto won = [&](std::uint32_t rest) {
     std::uint32_t sources = 0;
     if (!settled) return sources;
-    for (const std::uint32_t mill : geometry_.mills()) {
-      const std::uint32_t open_points = mill & ~rest;
-      if ((open_points & theirs) != 0) continue;
-      const int held = 3 - std::popcount(open_points);
-      if (held == 2) sources |= ~open_points;
-      if (held == 1) sources |= open_points;
+    // Only the mills through a stone of rest hold one (a mill through both is met twice).
+    for (std::uint32_t r = rest; r != 0; r &= r - 1) {
+      for (const std::uint32_t mill : geometry_.mills_at(std::countr_zero(r))) {
+        const std::uint32_t open_points = mill & ~rest;
+        if ((open_points & theirs) != 0) continue;
+        sources |= std::popcount(open_points) == 1 ? ~open_points : open_points;
+      }
     }
     return sources;
   };
