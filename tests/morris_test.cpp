@@ -248,8 +248,7 @@ TEST(MorrisBattery, TierMoveHooksKeepTheirPromises) {
 // where a mill wins, some are left out wherever three flying stones meet three.
 TEST(MorrisBattery, OpenUnmoveIndicesLeaveOutOnlyWinsInOne) {
   for (const Morris& game : rule_sets()) {
-    std::vector<Tier> tiers = game.tiers(5);
-    const auto positions = test::sample_positions(game, tiers, 2, kSeed + 5);
+    const auto positions = test::sample_positions(game, game.tiers(5), 2, kSeed + 5);
     const auto flying = test::sample_positions(game, {game.parse_tier("3-3-0-0")}, 300, kSeed + 6);
     Failures failures;
     for (const Position& pos : positions) test::check_open_unmove_indices(game, pos, failures);
