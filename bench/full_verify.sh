@@ -3,7 +3,10 @@
 # tier GAME's start position needs, each value re-derived from its successors, at the
 # lowest priority, its log appended to DATA/GAME-verify.log. The tiers found consistent
 # are recorded in DATA/GAME-verify.journal (verify --journal): rerun it to go on where
-# it stopped.
+# it stopped. JOURNAL=FILE names another journal, such as one kept in the repository
+# (bench/journals/): a journal line holds the values checksums of a tier's file and its
+# children's, so it vouches for any build whose files hold the same values, and a
+# rebuild of lost files goes on from the tiers verified before.
 #
 #   bench/full_verify.sh BINARY DATA GAME [THREADS] [VERIFY OPTION...]
 #
@@ -14,12 +17,13 @@
 # Each tier's check holds its file and its children's decompressed: pass --memory GIB
 # where a tier needs more than the default 8 GiB (verify names the tier and its need).
 set -euo pipefail
-[[ $# -ge 3 ]] || { sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[[ $# -ge 3 ]] || { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 binary=$(realpath "$1") data=$2 game=$3 threads=${4:-2}
 shift $(($# < 4 ? $# : 4))
 log="$data/$game-verify.log"
+journal=${JOURNAL:-$data/$game-verify.journal}
 scope=(--start)
 for option in "$@"; do [[ $option == --pieces || $option == --tier ]] && scope=(); done
 echo "=== $(date -u) $binary verify $game ${scope[*]} --threads $threads $*" >> "$log"
 exec nice -n 19 /usr/bin/time -v "$binary" verify "$game" "${scope[@]}" --threads "$threads" --data "$data" \
-  --journal "$data/$game-verify.journal" "$@" >> "$log" 2>&1
+  --journal "$journal" "$@" >> "$log" 2>&1

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds only the named tiers of a game, on one thread, reading every other tier from an
-# existing database directory (linked, not copied): a benchmark of single tiers for
-# bench/ab.sh, which gives each run a fresh {data}. The built files are moved to
-# DATA/TIER.gsdb (so that --same-files compares them) and the links removed.
+# Builds only the named tiers of a game, on one thread (THREADS=N for more), reading
+# every other tier from an existing database directory (linked, not copied): a benchmark
+# of single tiers for bench/ab.sh, which gives each run a fresh {data}. The built files
+# are moved to DATA/TIER.gsdb (so that --same-files compares them) and the links removed.
 #
 #   bench/tiers_alone.sh BINARY DATA SOURCE PIECES TIER...
 #
@@ -31,6 +31,6 @@ if [[ $pieces == - ]]; then
   scope=()
   for tier in "$@"; do scope+=(--tier "$tier"); done
 fi
-"$binary" build "$game" --variant "$variant" "${scope[@]}" --threads 1 --quiet --data "$data" > /dev/null
+"$binary" build "$game" --variant "$variant" "${scope[@]}" --threads "${THREADS:-1}" --quiet --data "$data" > /dev/null
 for tier in "$@"; do mv "$data/$game/$variant/$tier.gsdb" "$data/$tier.gsdb"; done
 rm -rf "${data:?}/$game"
