@@ -17,7 +17,7 @@
 # Each tier's check holds its file and its children's decompressed: pass --memory GIB
 # where a tier needs more than the default 8 GiB (verify names the tier and its need).
 set -euo pipefail
-[[ $# -ge 3 ]] || { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+[[ $# -ge 3 ]] || { sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 binary=$(realpath "$1") data=$2 game=$3 threads=${4:-2}
 shift $(($# < 4 ? $# : 4))
 log="$data/$game-verify.log"
