@@ -26,7 +26,8 @@
 //   revisited (expanded), until the root is settled without assumptions.
 // - Proof-number search picks the leaves: each pass takes up to twice as many of the
 //   most-proving leaves as there are workers (a picked leaf counts as busy for the next
-//   pick), runs their back-end jobs on the workers, expands the leaves inside the
+//   pick; where the target's tree has fewer, the pass is filled from the open targets
+//   after it), runs their back-end jobs on the workers, expands the leaves inside the
 //   threshold whose jobs failed, propagates answers up the graph and commits. A leaf
 //   whose first job failed is retried first (options.retries times, each job with twice
 //   the budget of the last), so that a search that nearly finished is not split among
@@ -175,13 +176,17 @@ class Manager {
       }
       std::vector<std::pair<int, Question>> leaves;  // and the question asked there
       const std::size_t wanted = static_cast<std::size_t>(2 * std::max(options_.workers, 1));
-      while (leaves.size() < wanted) {
-        fresh();
-        Question asked = question;
-        const int leaf = select(node, question, asked);
-        if (leaf < 0) break;
-        nodes_[leaf].busy = true;
-        leaves.emplace_back(leaf, asked);
+      pick_leaves(node, question, wanted, leaves);
+      const bool target_has_leaves = !leaves.empty();
+      if (target_has_leaves) {
+        // Where the target's tree has fewer leaves to work on than the pass wants (a seed
+        // line's deep node, whose few leaves are being retried), the pass is filled from
+        // the open targets after it, in their order, so that no worker waits.
+        for (std::size_t t = 0; t < targets_.size() && leaves.size() < wanted; ++t) {
+          const int other_node = targets_[t];
+          if (other_node == node) continue;
+          if (const auto open = open_question(other_node)) pick_leaves(other_node, *open, wanted, leaves);
+        }
       }
       std::vector<int> at;  // the node of each job
       std::vector<JobSpec> jobs;
@@ -203,7 +208,7 @@ class Manager {
           expand(leaf);
         }
       }
-      if (leaves.empty() && close_cycles() > 0) {
+      if (!target_has_leaves && close_cycles() > 0) {
         // Every leaf is settled or assumed, yet the target is not: a cycle of the tree
         // (a repetition) kept it open, and the tree's own fixpoint settled nodes on it.
         propagate();
@@ -211,7 +216,7 @@ class Manager {
         ++summary.passes;
         continue;
       }
-      if (leaves.empty() ||
+      if (!target_has_leaves ||
           (nodes_[node].stored.expanded && effort_ >= static_cast<double>(stuck_budget()))) {
         // The fixpoint settles nothing (an assumed leaf is on the way out of the cycle),
         // or the tree's jobs since the last such job used as much as the next will (a
@@ -652,14 +657,34 @@ class Manager {
     }
   }
 
+  // The question still open at a target: "win?" first, then "at least a draw?" where it
+  // is no win.
+  [[nodiscard]] std::optional<Question> open_question(int target) const {
+    const StoredNode& s = nodes_[target].stored;
+    if (s.answer[kWin] == kUnknown) return kWin;
+    if (s.answer[kWin] == kNo && s.answer[kDraw] == kUnknown) return kDraw;
+    return std::nullopt;
+  }
+
   // The next node and question to work on: the seed line's last open node first.
-  std::optional<std::pair<int, Question>> next_target() const {
+  [[nodiscard]] std::optional<std::pair<int, Question>> next_target() const {
     for (const int t : targets_) {
-      const StoredNode& s = nodes_[t].stored;
-      if (s.answer[kWin] == kUnknown) return std::pair{t, kWin};
-      if (s.answer[kWin] == kNo && s.answer[kDraw] == kUnknown) return std::pair{t, kDraw};
+      if (const auto q = open_question(t)) return std::pair{t, *q};
     }
     return std::nullopt;
+  }
+
+  // The most-proving leaves below a node, one pick after another (each picked leaf busy
+  // for the next), until `leaves` holds `wanted` or no leaf is left to pick there.
+  void pick_leaves(int at, Question q, std::size_t wanted, std::vector<std::pair<int, Question>>& leaves) {
+    while (leaves.size() < wanted) {
+      fresh();
+      Question asked = q;
+      const int leaf = select(at, q, asked);
+      if (leaf < 0) break;
+      nodes_[leaf].busy = true;
+      leaves.emplace_back(leaf, asked);
+    }
   }
 
   // A job for a node: its position's text travels, so that any process can run it.
