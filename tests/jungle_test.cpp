@@ -191,6 +191,56 @@ TEST(JungleBattery, TierMoveHooksKeepTheirPromises) {
   EXPECT_GT(unmoves, positions.size());
 }
 
+// Propagation leaves out the predecessors that win at once (open_unmove_indices): each one
+// left out has a move to a lost end (the battery's check), and, in Jungle, each one kept
+// has none, so that exactly the wins in one are left out: by den entry, and by capturing
+// the last piece, which with elephant_takes_rat=off an elephant cannot do to a rat.
+TEST(JungleBattery, OpenUnmoveIndicesLeaveOutExactlyTheWinsInOne) {
+  for (const Jungle& game : {Jungle(), Jungle::from_options("standard", {"elephant_takes_rat=off"})}) {
+    auto positions = test::sample_positions(game, game.tiers(5), 20, kSeed + 7);
+    ASSERT_GT(positions.size(), 1000U);
+    // White's rat next to Black's last piece, an elephant; White's dog next to Black's
+    // den; every piece on the d-file.
+    for (const char* text : {"7/7/7/3e3/3R3/7/2D4 b", "7/3D3/7/2r4/7/3E3/7 b", "7/3e3/7/3d3/7/3D3/7 w"})
+      positions.push_back(game.parse_position(text));
+    Failures failures;
+    std::size_t left_out = 0;
+    std::size_t kept = 0;
+    MoveList<Jungle> moves;
+    for (const Position& pos : positions) {
+      left_out += test::check_open_unmove_indices(game, pos, failures);
+      SmallVector<Index, Jungle::kMaxUnmoves> open;
+      const Tier tier = game.rank(pos).tier;
+      game.open_unmove_indices(tier, pos, open);
+      for (const Index index : open) {
+        const Position before = *game.unrank(tier, index);
+        game.moves(before, moves);
+        for (const auto& move : moves) {
+          const std::optional<Value> end = game.terminal(Jungle::play(before, move));
+          if (end && end->is_loss())
+            failures.add(game.position_text(pos) + ": keeps predecessor " + game.position_text(before) +
+                         ", which wins at once by " + Jungle::move_text(before, move));
+        }
+        ++kept;
+      }
+    }
+    GS_EXPECT_NO_FAILURES(failures) << game.rule_text();
+    EXPECT_GT(left_out, positions.size() / 20) << game.rule_text();
+    EXPECT_GT(kept, 4 * left_out) << game.rule_text();
+  }
+  // White's rat on d3 next to Black's last piece, its elephant on d4, and White's dog on
+  // c1: of the five predecessors, the dog's two (from b1 and c2) leave the rat where it
+  // takes the elephant at once; the rat's three (from c3, e3 and d2) are kept.
+  const Jungle game;
+  const Position pos = game.parse_position("7/7/7/3e3/3R3/7/2D4 b");
+  SmallVector<Index, Jungle::kMaxUnmoves> all;
+  SmallVector<Index, Jungle::kMaxUnmoves> open;
+  game.unmove_indices(game.rank(pos).tier, pos, all);
+  game.open_unmove_indices(game.rank(pos).tier, pos, open);
+  EXPECT_EQ(all.size(), 5U);
+  EXPECT_EQ(open.size(), 3U);
+}
+
 // The scan steps through a tier with unrank_next: every tier of up to 3 pieces whole, and
 // runs of larger ones at random places, across the sides' boundary, and where both
 // first pieces stand on the d-file (indices whose mirror image is smaller are holes).

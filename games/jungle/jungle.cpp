@@ -499,8 +499,8 @@ bool Jungle::unrank_next(Tier tier, Index index, Position& pos) const {
   return true;
 }
 
-void Jungle::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const {
-  (void)tier;  // pos's own
+template <bool Open>
+void Jungle::rank_unmoves(const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const {
   out.clear();
   const int mover = pos.side ^ 1;  // to move in every predecessor
   const Tables::Material& m = tables_.materials[pos.material()];
@@ -515,15 +515,43 @@ void Jungle::unmove_indices(Tier tier, const Position& pos, SmallVector<Index, k
   // Written through a local pointer: the list's size would otherwise be stored and
   // loaded again around each index.
   Index* filled = out.begin();
-  for_each_unmove(pos, [&](int piece, int from) {
+  auto ranked = [&](int piece, int from) {
     std::uint8_t& square = c[slot[static_cast<std::size_t>(piece)]];
     const std::uint8_t at = square;
     square = compact[from];
     *filled++ = offset + canonical_placement(c.data(), n);
     square = at;
-  });
+  };
+  if constexpr (Open) {
+    // A predecessor wins at once where its moved piece came from a winning square, or
+    // where another of the mover's pieces already stands on one of its own; with two
+    // such pieces, every predecessor does.
+    const std::array<std::uint64_t, kPieceKinds> winning = winning_squares(pos);
+    int standing = kNone;
+    int stand_count = 0;
+    for (int piece = mover; piece < kPieceKinds; piece += 2) {
+      const int at = pos.square[piece];
+      if (at != kNone && (winning[piece] >> at & 1U) != 0) {
+        standing = piece;
+        ++stand_count;
+      }
+    }
+    if (stand_count == 0) {
+      for_each_unmove(pos, winning, ranked);
+    } else if (stand_count == 1) {
+      // Only the standing piece may move back, and only from a square that wins for none.
+      std::array<std::uint64_t, kPieceKinds> barred{};
+      barred.fill(~std::uint64_t{0});
+      barred[standing] = winning[standing];
+      for_each_unmove(pos, barred, ranked);
+    }
+  } else {
+    for_each_unmove(pos, ranked);
+  }
   out.resize(static_cast<std::size_t>(filled - out.begin()));
 }
+template void Jungle::rank_unmoves<false>(const Position&, SmallVector<Index, kMaxUnmoves>&) const;
+template void Jungle::rank_unmoves<true>(const Position&, SmallVector<Index, kMaxUnmoves>&) const;
 
 Position Jungle::mirrored(const Position& pos) {
   Position result = pos;

@@ -217,7 +217,18 @@ class Jungle {
   // the positions (core/game.h, RanksUnmoves): every predecessor has pos's material and
   // the other side to move, so one orientation and one list of squares serve them all,
   // one square changed per predecessor.
-  void unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const;
+  void unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const {
+    (void)tier;  // pos's own
+    rank_unmoves<false>(pos, out);
+  }
+  // unmove_indices less the predecessors that win at once (core/game.h,
+  // RanksOpenUnmoves): those in which a piece of the side to move stands next to the
+  // other side's den, which it enters, or next to the other side's last piece, which it
+  // may capture. The scan decides them wins in one, which no level changes.
+  void open_unmove_indices(Tier tier, const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const {
+    (void)tier;  // pos's own
+    rank_unmoves<true>(pos, out);
+  }
   void unmoves(const Position& pos, UnmoveList<Jungle>& out) const {
     out.clear();
     for_each_unmove(pos, [&](int piece, int from) {
@@ -338,6 +349,12 @@ class Jungle {
   // the last move stepped from `from` to its square.
   template <class Visit>
   void for_each_unmove(const Position& pos, Visit&& visit) const {
+    for_each_unmove(pos, kNothingBarred, visit);
+  }
+  // The same, less the unmoves of each piece from the squares `barred` gives it.
+  template <class Visit>
+  void for_each_unmove(const Position& pos, const std::array<std::uint64_t, kPieceKinds>& barred,
+                       Visit&& visit) const {
     const int mover = pos.side ^ 1;
     // The free squares a piece could have come from: not the dens. Each piece's are found
     // at once from its neighbours as a set, rather than tested one neighbour at a time.
@@ -345,9 +362,34 @@ class Jungle {
     for (int piece = mover; piece < kPieceKinds; piece += 2) {
       const int to = pos.square[piece];
       if (to == kNone) continue;
-      for (std::uint64_t from = tables_.neighbour_set[to] & open; from != 0; from &= from - 1)
+      for (std::uint64_t from = tables_.neighbour_set[to] & open & ~barred[piece]; from != 0;
+           from &= from - 1)
         visit(piece, std::countr_zero(from));
     }
+  }
+  static constexpr std::array<std::uint64_t, kPieceKinds> kNothingBarred{};
+  // unmove_indices, or with Open, open_unmove_indices.
+  template <bool Open>
+  void rank_unmoves(const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const;
+  // Per piece of the side that made the last move into pos (the mover), the squares from
+  // which that piece, with the mover to move, ends the game at once: next to the den of
+  // pos's side to move, or next to its only piece where the mover's piece may capture it.
+  // Zero for the other pieces.
+  [[nodiscard]] std::array<std::uint64_t, kPieceKinds> winning_squares(const Position& pos) const {
+    const int mover = pos.side ^ 1;
+    const std::uint64_t den = tables_.neighbour_set[den_of(pos.side)];
+    int victim = kNone;
+    int victims = 0;
+    for (int piece = pos.side; piece < kPieceKinds; piece += 2) {
+      if (pos.square[piece] == kNone) continue;
+      victim = piece;
+      ++victims;
+    }
+    const std::uint64_t last = victims == 1 ? tables_.neighbour_set[pos.square[victim]] : 0;
+    std::array<std::uint64_t, kPieceKinds> squares{};
+    for (int piece = mover; piece < kPieceKinds; piece += 2)
+      squares[piece] = den | (last != 0 && can_capture(piece, victim) ? last : 0);
+    return squares;
   }
   // The compact squares of pos's pieces in the order of material m's tier, the colours
   // flipped if `flip` (1): what the index ranks.
@@ -409,6 +451,7 @@ static_assert(KnowsTierMoves<Jungle>);
 static_assert(CountsTierMoves<Jungle>);
 static_assert(UnranksInOrder<Jungle>);
 static_assert(RanksUnmoves<Jungle>);
+static_assert(RanksOpenUnmoves<Jungle>);
 static_assert(HasBoard<Jungle>);
 static_assert(HasMaxPieces<Jungle>);
 
