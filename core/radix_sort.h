@@ -10,18 +10,31 @@
 #include <utility>
 #include <vector>
 
+#include "core/block_list.h"
+
 namespace gs {
 
 inline constexpr int kRadixDigit = 11;
 
-// One pass: the n keys of `from` scattered into `to` by their digit at `shift`.
-inline void radix_pass(const std::uint32_t* from, std::uint32_t* to, std::size_t n, int shift) {
+// One pass: the keys of `from`, which calls visit(keys, count) for each of its runs of
+// keys in order, scattered into `to` by their digit at `shift`.
+template <class Runs>
+void radix_pass_runs(const Runs& from, std::uint32_t* to, int shift) {
   constexpr std::uint32_t kBuckets = 1U << kRadixDigit;
   std::array<std::size_t, kBuckets> start{};
-  for (std::size_t i = 0; i < n; ++i) ++start[(from[i] >> shift) & (kBuckets - 1)];
+  from([&](const std::uint32_t* keys, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) ++start[(keys[i] >> shift) & (kBuckets - 1)];
+  });
   std::size_t total = 0;
   for (std::size_t& count : start) total += std::exchange(count, total);
-  for (std::size_t i = 0; i < n; ++i) to[start[(from[i] >> shift) & (kBuckets - 1)]++] = from[i];
+  from([&](const std::uint32_t* keys, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) to[start[(keys[i] >> shift) & (kBuckets - 1)]++] = keys[i];
+  });
+}
+
+// One pass: the n keys of `from` scattered into `to` by their digit at `shift`.
+inline void radix_pass(const std::uint32_t* from, std::uint32_t* to, std::size_t n, int shift) {
+  radix_pass_runs([&](auto&& visit) { visit(from, n); }, to, shift);
 }
 
 // Sorts keys ascending in place (a whole vector, or a part of a larger array); every key
@@ -40,6 +53,35 @@ inline void radix_sort(std::span<std::uint32_t> keys, std::vector<std::uint32_t>
     std::swap(from, to);
   }
   if (from != keys.data()) std::copy(from, from + keys.size(), keys.data());
+}
+
+// The keys of `list` sorted into `out` (of the list's size), ordered as radix_sort orders
+// them; the list's blocks go back to `pool` once read. The first pass reads the blocks,
+// and the passes alternate between `out` and `buffer` (scratch, resized as needed) so that
+// the last one writes `out`: no copy is made of the list first, nor of the buffer after,
+// and the keys are held at most twice at any time (blocks and one array, then both
+// arrays).
+inline void radix_sort_into(BlockList& list, BlockPool& pool, std::span<std::uint32_t> out,
+                            std::vector<std::uint32_t>& buffer, int bits, int low = 0) {
+  const int passes = low >= bits ? 0 : (bits - low + kRadixDigit - 1) / kRadixDigit;
+  if (passes == 0 || list.size() < 2) {
+    std::uint32_t* to = out.data();
+    list.for_each_block(
+        [&](const std::uint32_t* keys, std::size_t n) { to = std::copy(keys, keys + n, to); });
+    list.release(pool);
+    return;
+  }
+  const std::size_t size = list.size();
+  if (passes > 1) buffer.resize(size);
+  // With an odd number of passes the first writes `out`, with an even one `buffer`.
+  std::uint32_t* to = passes % 2 == 1 ? out.data() : buffer.data();
+  std::uint32_t* other = passes % 2 == 1 ? buffer.data() : out.data();
+  radix_pass_runs([&](auto&& visit) { list.for_each_block(visit); }, to, low);
+  list.release(pool);
+  for (int shift = low + kRadixDigit; shift < bits; shift += kRadixDigit) {
+    radix_pass(to, other, size, shift);
+    std::swap(to, other);
+  }
 }
 
 // The number of bits of the largest key below `limit`.

@@ -38,6 +38,7 @@
 // any thread count.
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -47,6 +48,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/block_list.h"
 #include "core/distinct.h"
 #include "core/error.h"
 #include "core/game.h"
@@ -137,8 +139,15 @@ class TierSolver {
   std::vector<ValueCode> solve() {
     const Index size = game_.size(tier_);
     assign_on_huge_pages(cells_, size, kHoleCode);  // updated at random places
-    decided_.assign(static_cast<std::size_t>(std::max(options_.threads, 1)), {});
-    scratch_ = std::vector<Scratch>(static_cast<std::size_t>(std::max(options_.threads, 1)));
+    const auto threads = static_cast<std::size_t>(std::max(options_.threads, 1));
+    decided_.clear();
+    decided_.resize(threads);
+    // Blocks of about a 4096th of the tier (4 KiB to 64 KiB): few blocks a list, and
+    // little held in the part-filled last block of each depth's list.
+    const std::size_t block_keys = std::clamp<std::size_t>(std::bit_ceil(size / 4096 + 1), 1024, 16384);
+    pools_.clear();
+    for (std::size_t t = 0; t < threads; ++t) pools_.emplace_back(block_keys);
+    scratch_ = std::vector<Scratch>(threads);
     Index walk = 0;  // the length of the game's walk for the children, if it has one
     if constexpr (WalksForChildren<G>) walk = game_.child_walk_size(tier_);
     lists_ = options_.level_lists && walk == 0;
@@ -193,25 +202,27 @@ class TierSolver {
         // In index order, neighbouring cells are near in the tier, and so are their
         // predecessors' (those reached by a king's step share the men's part of the index),
         // and a game may reuse what it decoded of the previous position. Each thread's
-        // list is copied into place and sorted there on a thread of its own: done in one piece,
-        // the gathering and sorting held the other threads idle at every level.
+        // list is sorted into place from its blocks on a thread of its own: done in one
+        // piece, the gathering and sorting held the other threads idle at every level.
         const std::size_t parts = decided_.size();
         std::vector<std::size_t> offset(parts + 1, 0);
         for (std::size_t t = 0; t < parts; ++t)
           offset[t + 1] = offset[t] + (decided_[t].size() > level ? decided_[t][level].size() : 0);
-        // Not zeroed: every entry is copied in. Each list is freed once copied, and each
-        // part's sorting buffer once sorted, so the level is listed at most twice over.
+        // Not zeroed: every entry is sorted in. Each list's blocks go back to its thread's
+        // pool once read (reused by the lists that grow next, without a trip to the
+        // kernel), and each part's sorting buffer is freed once sorted, so the level is
+        // held at most twice over.
         const auto current = std::make_unique_for_overwrite<ListedIndex[]>(offset[parts]);
         const int bits = key_bits(size);
-        parallel_for(0, parts, options_.threads, 1, [&](Index begin, Index end, int) {
+        parallel_for(0, parts, options_.threads, 1, [&](Index begin, Index end, int thread) {
           for (Index t = begin; t < end; ++t) {
             auto& lists = decided_[t];
             if (lists.size() <= level) continue;
-            std::copy(lists[level].begin(), lists[level].end(), current.get() + offset[t]);
-            std::vector<ListedIndex>().swap(lists[level]);
-            std::vector<ListedIndex> buffer;
-            radix_sort(std::span(current.get() + offset[t], offset[t + 1] - offset[t]), buffer, bits,
-                       kRadixDigit);
+            std::vector<ListedIndex>& buffer = scratch_[static_cast<std::size_t>(thread)].sort_buffer;
+            radix_sort_into(lists[level], pools_[t],
+                            std::span(current.get() + offset[t], offset[t + 1] - offset[t]), buffer, bits,
+                            kRadixDigit);
+            std::vector<ListedIndex>().swap(buffer);
           }
         });
         parallel_for(
@@ -244,6 +255,7 @@ class TierSolver {
       });
     }
     decided_.clear();
+    pools_.clear();
     scratch_.clear();
     for (ValueCode& cell : cells_) {
       if (cell >= kCounting) cell = kDrawCode;
@@ -317,6 +329,7 @@ class TierSolver {
     // predecessors end and whether it is a loss.
     std::vector<Index> batch;
     std::vector<std::pair<std::size_t, bool>> batch_ends;
+    std::vector<ListedIndex> sort_buffer;  // a level's list sorted
   };
 
   // The best value the moves leaving the tier give (terminal positions and child
@@ -487,7 +500,7 @@ class TierSolver {
     if (!lists_) return;
     auto& lists = decided_[static_cast<std::size_t>(thread)];
     if (lists.size() <= depth) lists.resize(depth + 1U);
-    lists[depth].push_back(static_cast<ListedIndex>(index));
+    lists[depth].push_back(static_cast<ListedIndex>(index), pools_[static_cast<std::size_t>(thread)]);
   }
 
   // A level's cells are propagated in batches: the predecessors of a batch of cells are
@@ -578,8 +591,10 @@ class TierSolver {
   bool lists_ = true;               // decided cells are listed for the levels
   bool alone_ = false;              // one thread solves the tier
   bool walking_ = false;            // the scan follows the game's walk for children
-  // Per thread, per depth: the indices decided at that depth and not yet processed.
-  std::vector<std::vector<std::vector<ListedIndex>>> decided_;
+  // Per thread, per depth: the indices decided at that depth and not yet processed, in
+  // blocks from the thread's pool.
+  std::vector<std::vector<BlockList>> decided_;
+  std::vector<BlockPool> pools_;
   std::vector<Scratch> scratch_;  // per thread
 };
 

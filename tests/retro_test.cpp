@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "core/block_list.h"
 #include "core/distinct.h"
-#include "core/error.h"
 #include "core/radix_sort.h"
 #include "db/database.h"
 #include "db/tier_file.h"
@@ -491,6 +491,44 @@ TEST(Retro, RadixSortSortsLevels) {
   EXPECT_EQ(key_bits(2048), 11);
   EXPECT_EQ(key_bits(2049), 12);
   EXPECT_EQ(key_bits(std::uint64_t{1} << 32), 32);
+}
+
+TEST(Retro, BlockListsSortAsTheirKeysConcatenated) {
+  // The solver lists each depth's indices in blocks from a pool (core/block_list.h) and
+  // sorts a level straight from the blocks, giving them back (radix_sort_into): the same keys in the same
+  // order as a stable sort of the keys appended, for no pass (0 or 11 bits), one, two
+  // and three, a list of no key, one, a part-filled block and whole blocks, and lists
+  // whose blocks went back to the pool and were taken again.
+  std::mt19937_64 random(8);
+  BlockPool pool(64);
+  std::vector<std::uint32_t> buffer;
+  for (const int low : {0, kRadixDigit}) {
+    for (const int bits : {5, 11, 12, 22, 23, 32}) {
+      for (const std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64},
+                                      std::size_t{65}, std::size_t{1000}, std::size_t{50000}}) {
+        BlockList list;
+        std::vector<std::uint32_t> keys(count);
+        for (std::uint32_t& key : keys) {
+          key = static_cast<std::uint32_t>(random() >> (64 - bits));
+          list.push_back(key, pool);
+        }
+        ASSERT_EQ(list.size(), count);
+        std::vector<std::uint32_t> blocks;
+        list.for_each_block(
+            [&](const std::uint32_t* run, std::size_t n) { blocks.insert(blocks.end(), run, run + n); });
+        EXPECT_EQ(blocks, keys) << count << " keys appended";
+        std::stable_sort(keys.begin(), keys.end(),
+                         [low](std::uint32_t a, std::uint32_t b) { return a >> low < b >> low; });
+        std::vector<std::uint32_t> out(count + 2, 7);
+        radix_sort_into(list, pool, std::span(out.data() + 1, count), buffer, bits, low);
+        EXPECT_EQ(out.front(), 7U);
+        EXPECT_EQ(out.back(), 7U);
+        EXPECT_TRUE(std::equal(keys.begin(), keys.end(), out.begin() + 1))
+            << bits << " bits from " << low << ", " << count << " keys";
+        EXPECT_TRUE(list.empty());
+      }
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------
