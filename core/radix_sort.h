@@ -6,6 +6,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <utility>
 #include <vector>
@@ -57,12 +58,12 @@ inline void radix_sort(std::span<std::uint32_t> keys, std::vector<std::uint32_t>
 
 // The keys of `list` sorted into `out` (of the list's size), ordered as radix_sort orders
 // them; the list's blocks go back to `pool` once read. The first pass reads the blocks,
-// and the passes alternate between `out` and `buffer` (scratch, resized as needed) so that
-// the last one writes `out`: no copy is made of the list first, nor of the buffer after,
+// and the passes alternate between `out` and a buffer of the list's size (not zeroed) so
+// that the last one writes `out`: no copy is made of the list first, nor of the buffer after,
 // and the keys are held at most twice at any time (blocks and one array, then both
 // arrays).
-inline void radix_sort_into(BlockList& list, BlockPool& pool, std::span<std::uint32_t> out,
-                            std::vector<std::uint32_t>& buffer, int bits, int low = 0) {
+inline void radix_sort_into(BlockList& list, BlockPool& pool, std::span<std::uint32_t> out, int bits,
+                            int low = 0) {
   const int passes = low >= bits ? 0 : (bits - low + kRadixDigit - 1) / kRadixDigit;
   if (passes == 0 || list.size() < 2) {
     std::uint32_t* to = out.data();
@@ -72,10 +73,10 @@ inline void radix_sort_into(BlockList& list, BlockPool& pool, std::span<std::uin
     return;
   }
   const std::size_t size = list.size();
-  if (passes > 1) buffer.resize(size);
+  const auto buffer = std::make_unique_for_overwrite<std::uint32_t[]>(passes > 1 ? size : 0);
   // With an odd number of passes the first writes `out`, with an even one `buffer`.
-  std::uint32_t* to = passes % 2 == 1 ? out.data() : buffer.data();
-  std::uint32_t* other = passes % 2 == 1 ? buffer.data() : out.data();
+  std::uint32_t* to = passes % 2 == 1 ? out.data() : buffer.get();
+  std::uint32_t* other = passes % 2 == 1 ? buffer.get() : out.data();
   radix_pass_runs([&](auto&& visit) { list.for_each_block(visit); }, to, low);
   list.release(pool);
   for (int shift = low + kRadixDigit; shift < bits; shift += kRadixDigit) {

@@ -214,15 +214,13 @@ class TierSolver {
         // held at most twice over.
         const auto current = std::make_unique_for_overwrite<ListedIndex[]>(offset[parts]);
         const int bits = key_bits(size);
-        parallel_for(0, parts, options_.threads, 1, [&](Index begin, Index end, int thread) {
+        parallel_for(0, parts, options_.threads, 1, [&](Index begin, Index end, int) {
           for (Index t = begin; t < end; ++t) {
             auto& lists = decided_[t];
             if (lists.size() <= level) continue;
-            std::vector<ListedIndex>& buffer = scratch_[static_cast<std::size_t>(thread)].sort_buffer;
             radix_sort_into(lists[level], pools_[t],
-                            std::span(current.get() + offset[t], offset[t + 1] - offset[t]), buffer, bits,
+                            std::span(current.get() + offset[t], offset[t + 1] - offset[t]), bits,
                             kRadixDigit);
-            std::vector<ListedIndex>().swap(buffer);
           }
         });
         parallel_for(
@@ -329,7 +327,6 @@ class TierSolver {
     // predecessors end and whether it is a loss.
     std::vector<Index> batch;
     std::vector<std::pair<std::size_t, bool>> batch_ends;
-    std::vector<ListedIndex> sort_buffer;  // a level's list sorted
   };
 
   // The best value the moves leaving the tier give (terminal positions and child

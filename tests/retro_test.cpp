@@ -501,7 +501,6 @@ TEST(Retro, BlockListsSortAsTheirKeysConcatenated) {
   // whose blocks went back to the pool and were taken again.
   std::mt19937_64 random(8);
   BlockPool pool(64);
-  std::vector<std::uint32_t> buffer;
   for (const int low : {0, kRadixDigit}) {
     for (const int bits : {5, 11, 12, 22, 23, 32}) {
       for (const std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64},
@@ -520,7 +519,7 @@ TEST(Retro, BlockListsSortAsTheirKeysConcatenated) {
         std::stable_sort(keys.begin(), keys.end(),
                          [low](std::uint32_t a, std::uint32_t b) { return a >> low < b >> low; });
         std::vector<std::uint32_t> out(count + 2, 7);
-        radix_sort_into(list, pool, std::span(out.data() + 1, count), buffer, bits, low);
+        radix_sort_into(list, pool, std::span(out.data() + 1, count), bits, low);
         EXPECT_EQ(out.front(), 7U);
         EXPECT_EQ(out.back(), 7U);
         EXPECT_TRUE(std::equal(keys.begin(), keys.end(), out.begin() + 1))
