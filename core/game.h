@@ -128,6 +128,10 @@
 //                                   a loss for the side to move there (the scan decides
 //                                   such a position a win in one, the shortest win, which
 //                                   no level changes): propagation ranks only these.
+//   wins_at_once(pos)               whether pos (not terminal) has a move whose successor
+//                                   is terminal, a loss for the side to move there: the
+//                                   scan then decides pos a win in one without examining
+//                                   its moves.
 //   child_walk_size(tier),          (together) 0, or the length of a walk over a tier no
 //   child_walk(tier, b, e, visit)   move stays in, in an order that keeps successive
 //                                   positions' moves near each other in the child tiers
@@ -369,6 +373,11 @@ concept RanksOpenUnmoves = RanksUnmoves<G> &&
     requires(const G& game, Tier tier, const typename G::Position& pos,
              SmallVector<Index, G::kMaxUnmoves>& out) {
   game.open_unmove_indices(tier, pos, out);
+};
+
+template <class G>
+concept KnowsWinsAtOnce = requires(const G& game, const typename G::Position& pos) {
+  { game.wins_at_once(pos) } -> std::convertible_to<bool>;
 };
 
 template <class G>

@@ -461,6 +461,15 @@ class TierSolver {
       decided(index, *value, thread);
       return;
     }
+    if constexpr (KnowsWinsAtOnce<G>) {
+      // The shortest win, which no move of the tier changes: its moves are not examined.
+      if (game_.wins_at_once(pos)) {
+        const Value win = Value::loss(0).before_move();
+        cells_[index] = win.code();
+        decided(index, win, thread);
+        return;
+      }
+    }
     scratch.scanned.push_back({index, begin_examine(pos, thread)});
     if (scratch.scanned.size() == kScanBatch) finish_scan(thread);
   }

@@ -539,6 +539,27 @@ requires RanksOpenUnmoves<G> std::size_t check_open_unmove_indices(const G& game
   return left_out.size();
 }
 
+// wins_at_once (core/game.h, KnowsWinsAtOnce) is true exactly where a move reaches a
+// terminal position lost for the side to move there. Returns wins_at_once(p).
+template <Game G>
+requires KnowsWinsAtOnce<G>
+bool check_wins_at_once(const G& game, const typename G::Position& p, Failures& failures) {
+  if (game.terminal(p)) return false;
+  MoveList<G> moves;
+  game.moves(p, moves);
+  bool wins = false;
+  for (const auto& move : moves) {
+    const std::optional<Value> end = game.terminal(game.play(p, move));
+    wins = wins || (end && end->is_loss());
+  }
+  const bool said = game.wins_at_once(p);
+  if (said != wins) {
+    failures.add(game.position_text(p) + ": wins_at_once says " + (said ? "yes" : "no") + ", the moves " +
+                 (wins ? "win at once" : "do not"));
+  }
+  return said;
+}
+
 // unrank_next (core/game.h, UnranksInOrder) steps as unrank does, holes included: over
 // `length` indices from `start`, as the retrograde scan calls it (after a hole, unrank).
 // Returns the number of indices compared.

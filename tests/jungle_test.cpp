@@ -191,11 +191,13 @@ TEST(JungleBattery, TierMoveHooksKeepTheirPromises) {
   EXPECT_GT(unmoves, positions.size());
 }
 
-// Propagation leaves out the predecessors that win at once (open_unmove_indices): each one
+// The scan decides the positions that win at once without examining their moves
+// (wins_at_once: exactly those with a move to a lost end), and propagation leaves out the
+// predecessors that win at once (open_unmove_indices): each one
 // left out has a move to a lost end (the battery's check), and, in Jungle, each one kept
 // has none, so that exactly the wins in one are left out: by den entry, and by capturing
 // the last piece, which with elephant_takes_rat=off an elephant cannot do to a rat.
-TEST(JungleBattery, OpenUnmoveIndicesLeaveOutExactlyTheWinsInOne) {
+TEST(JungleBattery, WinsInOneAreFoundExactly) {
   for (const Jungle& game : {Jungle(), Jungle::from_options("standard", {"elephant_takes_rat=off"})}) {
     auto positions = test::sample_positions(game, game.tiers(5), 20, kSeed + 7);
     ASSERT_GT(positions.size(), 1000U);
@@ -206,8 +208,10 @@ TEST(JungleBattery, OpenUnmoveIndicesLeaveOutExactlyTheWinsInOne) {
     Failures failures;
     std::size_t left_out = 0;
     std::size_t kept = 0;
+    std::size_t winning = 0;
     MoveList<Jungle> moves;
     for (const Position& pos : positions) {
+      winning += test::check_wins_at_once(game, pos, failures) ? 1 : 0;
       left_out += test::check_open_unmove_indices(game, pos, failures);
       SmallVector<Index, Jungle::kMaxUnmoves> open;
       const Tier tier = game.rank(pos).tier;
@@ -227,6 +231,8 @@ TEST(JungleBattery, OpenUnmoveIndicesLeaveOutExactlyTheWinsInOne) {
     GS_EXPECT_NO_FAILURES(failures) << game.rule_text();
     EXPECT_GT(left_out, positions.size() / 20) << game.rule_text();
     EXPECT_GT(kept, 4 * left_out) << game.rule_text();
+    EXPECT_GT(winning, positions.size() / 20) << game.rule_text();
+    EXPECT_LT(winning, positions.size() / 2) << game.rule_text();
   }
   // White's rat on d3 next to Black's last piece, its elephant on d4, and White's dog on
   // c1: of the five predecessors, the dog's two (from b1 and c2) leave the rat where it

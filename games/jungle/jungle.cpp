@@ -526,7 +526,7 @@ void Jungle::rank_unmoves(const Position& pos, SmallVector<Index, kMaxUnmoves>& 
     // A predecessor wins at once where its moved piece came from a winning square, or
     // where another of the mover's pieces already stands on one of its own; with two
     // such pieces, every predecessor does.
-    const std::array<std::uint64_t, kPieceKinds> winning = winning_squares(pos);
+    const std::array<std::uint64_t, kPieceKinds> winning = winning_squares(pos, mover);
     int standing = kNone;
     int stand_count = 0;
     for (int piece = mover; piece < kPieceKinds; piece += 2) {

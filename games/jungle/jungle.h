@@ -239,6 +239,17 @@ class Jungle {
     });
   }
 
+  // Whether the side to move wins at once (core/game.h, KnowsWinsAtOnce): a piece of
+  // its stands next to the other side's den, or next to the other side's only piece,
+  // which it may capture.
+  [[nodiscard]] bool wins_at_once(const Position& pos) const {
+    const std::array<std::uint64_t, kPieceKinds> winning = winning_squares(pos, pos.side);
+    for (int piece = pos.side; piece < kPieceKinds; piece += 2) {
+      const int at = pos.square[piece];
+      if (at != kNone && (winning[piece] >> at & 1U) != 0) return true;
+    }
+    return false;
+  }
   // A move stays in the tier unless it captures or enters the den.
   [[nodiscard]] static bool keeps_tier(const Position& pos, const Move& move) {
     return move.captured == kNone && move.to != den_of(pos.side ^ 1);
@@ -371,23 +382,22 @@ class Jungle {
   // unmove_indices, or with Open, open_unmove_indices.
   template <bool Open>
   void rank_unmoves(const Position& pos, SmallVector<Index, kMaxUnmoves>& out) const;
-  // Per piece of the side that made the last move into pos (the mover), the squares from
-  // which that piece, with the mover to move, ends the game at once: next to the den of
-  // pos's side to move, or next to its only piece where the mover's piece may capture it.
-  // Zero for the other pieces.
-  [[nodiscard]] std::array<std::uint64_t, kPieceKinds> winning_squares(const Position& pos) const {
-    const int mover = pos.side ^ 1;
-    const std::uint64_t den = tables_.neighbour_set[den_of(pos.side)];
+  // Per piece of `attacker`, the squares from which that piece, with `attacker` to move
+  // in pos's setting, ends the game at once: next to the other side's den, or next to
+  // the other side's only piece where it may capture it. Zero for the other pieces.
+  [[nodiscard]] std::array<std::uint64_t, kPieceKinds> winning_squares(const Position& pos,
+                                                                       int attacker) const {
+    const std::uint64_t den = tables_.neighbour_set[den_of(attacker ^ 1)];
     int victim = kNone;
     int victims = 0;
-    for (int piece = pos.side; piece < kPieceKinds; piece += 2) {
+    for (int piece = attacker ^ 1; piece < kPieceKinds; piece += 2) {
       if (pos.square[piece] == kNone) continue;
       victim = piece;
       ++victims;
     }
     const std::uint64_t last = victims == 1 ? tables_.neighbour_set[pos.square[victim]] : 0;
     std::array<std::uint64_t, kPieceKinds> squares{};
-    for (int piece = mover; piece < kPieceKinds; piece += 2)
+    for (int piece = attacker; piece < kPieceKinds; piece += 2)
       squares[piece] = den | (last != 0 && can_capture(piece, victim) ? last : 0);
     return squares;
   }
@@ -452,6 +462,7 @@ static_assert(CountsTierMoves<Jungle>);
 static_assert(UnranksInOrder<Jungle>);
 static_assert(RanksUnmoves<Jungle>);
 static_assert(RanksOpenUnmoves<Jungle>);
+static_assert(KnowsWinsAtOnce<Jungle>);
 static_assert(HasBoard<Jungle>);
 static_assert(HasMaxPieces<Jungle>);
 
