@@ -193,10 +193,10 @@ TEST(JungleBattery, TierMoveHooksKeepTheirPromises) {
 
 // The scan decides the positions that win at once without examining their moves
 // (wins_at_once: exactly those with a move to a lost end), and propagation leaves out the
-// predecessors that win at once (open_unmove_indices): each one
-// left out has a move to a lost end (the battery's check), and, in Jungle, each one kept
-// has none, so that exactly the wins in one are left out: by den entry, and by capturing
-// the last piece, which with elephant_takes_rat=off an elephant cannot do to a rat.
+// predecessors that win at once (open_unmove_indices): each one left out has a move to a
+// lost end (the battery's check), and, in Jungle, each one kept has none, so that exactly
+// the wins in one are left out: by den entry, and by capturing the last piece, which with
+// elephant_takes_rat=off an elephant cannot do to a rat.
 TEST(JungleBattery, WinsInOneAreFoundExactly) {
   for (const Jungle& game : {Jungle(), Jungle::from_options("standard", {"elephant_takes_rat=off"})}) {
     auto positions = test::sample_positions(game, game.tiers(5), 20, kSeed + 7);
