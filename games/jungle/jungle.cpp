@@ -527,22 +527,15 @@ void Jungle::rank_unmoves(const Position& pos, SmallVector<Index, kMaxUnmoves>& 
     // where another of the mover's pieces already stands on one of its own; with two
     // such pieces, every predecessor does.
     const std::array<std::uint64_t, kPieceKinds> winning = winning_squares(pos, mover);
-    int standing = kNone;
-    int stand_count = 0;
-    for (int piece = mover; piece < kPieceKinds; piece += 2) {
-      const int at = pos.square[piece];
-      if (at != kNone && (winning[piece] >> at & 1U) != 0) {
-        standing = piece;
-        ++stand_count;
-      }
-    }
-    if (stand_count == 0) {
+    const unsigned stand = standing(pos, mover, winning);
+    if (stand == 0) {
       for_each_unmove(pos, winning, ranked);
-    } else if (stand_count == 1) {
+    } else if (std::has_single_bit(stand)) {
       // Only the standing piece may move back, and only from a square that wins for none.
+      const int piece = std::countr_zero(stand);
       std::array<std::uint64_t, kPieceKinds> barred{};
       barred.fill(~std::uint64_t{0});
-      barred[standing] = winning[standing];
+      barred[piece] = winning[piece];
       for_each_unmove(pos, barred, ranked);
     }
   } else {

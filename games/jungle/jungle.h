@@ -243,12 +243,7 @@ class Jungle {
   // its stands next to the other side's den, or next to the other side's only piece,
   // which it may capture.
   [[nodiscard]] bool wins_at_once(const Position& pos) const {
-    const std::array<std::uint64_t, kPieceKinds> winning = winning_squares(pos, pos.side);
-    for (int piece = pos.side; piece < kPieceKinds; piece += 2) {
-      const int at = pos.square[piece];
-      if (at != kNone && (winning[piece] >> at & 1U) != 0) return true;
-    }
-    return false;
+    return standing(pos, pos.side, winning_squares(pos, pos.side)) != 0;
   }
   // A move stays in the tier unless it captures or enters the den.
   [[nodiscard]] static bool keeps_tier(const Position& pos, const Move& move) {
@@ -388,18 +383,23 @@ class Jungle {
   [[nodiscard]] std::array<std::uint64_t, kPieceKinds> winning_squares(const Position& pos,
                                                                        int attacker) const {
     const std::uint64_t den = tables_.neighbour_set[den_of(attacker ^ 1)];
-    int victim = kNone;
-    int victims = 0;
-    for (int piece = attacker ^ 1; piece < kPieceKinds; piece += 2) {
-      if (pos.square[piece] == kNone) continue;
-      victim = piece;
-      ++victims;
-    }
-    const std::uint64_t last = victims == 1 ? tables_.neighbour_set[pos.square[victim]] : 0;
+    const unsigned theirs = pos.material() & (0x55U << (attacker ^ 1));
+    const int victim = std::countr_zero(theirs);
+    const std::uint64_t last = std::has_single_bit(theirs) ? tables_.neighbour_set[pos.square[victim]] : 0;
     std::array<std::uint64_t, kPieceKinds> squares{};
     for (int piece = attacker; piece < kPieceKinds; piece += 2)
       squares[piece] = den | (last != 0 && can_capture(piece, victim) ? last : 0);
     return squares;
+  }
+  // The pieces of `side` (a bit per piece) that stand on their squares of `winning`.
+  [[nodiscard]] static unsigned standing(const Position& pos, int side,
+                                         const std::array<std::uint64_t, kPieceKinds>& winning) {
+    unsigned pieces = 0;
+    for (int piece = side; piece < kPieceKinds; piece += 2) {
+      const int at = pos.square[piece];
+      if (at != kNone && (winning[piece] >> at & 1U) != 0) pieces |= 1U << piece;
+    }
+    return pieces;
   }
   // The compact squares of pos's pieces in the order of material m's tier, the colours
   // flipped if `flip` (1): what the index ranks.
