@@ -14,7 +14,9 @@
 // The path of the current line keeps the positions from the root, their exact hashes
 // and a hash of the whole line so far: a result that depends on the line (docs/SEARCH.md)
 // is stored under that hash, and read back only on the very same line.
+#include <algorithm>
 #include <concepts>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -82,12 +84,25 @@ class Path {
   using Position = typename G::Position;
   static constexpr int kNone = -1;
 
-  void clear() { entries_.clear(); }
+  void clear() {
+    entries_.clear();
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+  }
   void push(const Position& pos, std::uint64_t exact_hash) {
     const std::uint64_t before = entries_.empty() ? 0x2545f4914f6cdd1dULL : entries_.back().line;
-    entries_.push_back({pos, exact_hash, mix(before + exact_hash)});
+    if (2 * (entries_.size() + 1) > slots_.size()) grow();
+    entries_.push_back({pos, exact_hash, mix(before + exact_hash), kNone, 0});
+    index(entries_.size() - 1);
   }
-  void pop() { entries_.pop_back(); }
+  void pop() {
+    // The push changed one slot only: putting it back undoes it (pushes and pops come
+    // in stack order, so the index is then as it was before the push).
+    const Entry& entry = entries_.back();
+    Slot& slot = slots_[entry.slot];
+    slot.ply = entry.earlier;
+    if (entry.earlier == kNone) slot.exact = 0;
+    entries_.pop_back();
+  }
   [[nodiscard]] int size() const { return static_cast<int>(entries_.size()); }
   [[nodiscard]] const Position& at(int ply) const { return entries_[static_cast<std::size_t>(ply)].pos; }
   // The hash of the line so far, and of the line extended by a position.
@@ -97,13 +112,15 @@ class Path {
     return mix(before + exact_hash);
   }
 
-  // The ply of the earlier occurrence of pos on the line, or kNone.
+  // The ply of the last occurrence of pos on the line, or kNone. A line without a horizon
+  // can be thousands of plies long, and every child is looked for: the line's positions
+  // are indexed by their exact hashes, and only those with pos's hash are compared.
   [[nodiscard]] int repetition(const Position& pos, std::uint64_t exact_hash) const {
-    for (int ply = size() - 1; ply >= 0; --ply) {
-      const Entry& entry = entries_[static_cast<std::size_t>(ply)];
-      if (entry.exact == exact_hash && same_position<G>(entry.pos, pos)) return ply;
-    }
-    return kNone;
+    if (slots_.empty()) return kNone;
+    int ply = slots_[find(exact_hash)].ply;
+    while (ply != kNone && !same_position<G>(entries_[static_cast<std::size_t>(ply)].pos, pos))
+      ply = entries_[static_cast<std::size_t>(ply)].earlier;
+    return ply;
   }
 
   [[nodiscard]] std::vector<Position> positions() const {
@@ -118,8 +135,37 @@ class Path {
     Position pos;
     std::uint64_t exact;
     std::uint64_t line;
+    int earlier;         // the ply of the last entry before this one with the same hash
+    std::uint32_t slot;  // where the index keeps this entry's hash
   };
+  // An open-addressing index from an exact hash to the last ply with it (kNone: free).
+  struct Slot {
+    std::uint64_t exact = 0;
+    int ply = kNone;
+  };
+
+  // The slot of exact_hash: where it is, or the free slot where it would go.
+  [[nodiscard]] std::size_t find(std::uint64_t exact_hash) const {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t at = static_cast<std::size_t>(mix(exact_hash)) & mask;
+    while (slots_[at].ply != kNone && slots_[at].exact != exact_hash) at = (at + 1) & mask;
+    return at;
+  }
+  void index(std::size_t ply) {
+    Entry& entry = entries_[ply];
+    const std::size_t at = find(entry.exact);
+    entry.slot = static_cast<std::uint32_t>(at);
+    entry.earlier = slots_[at].ply;
+    slots_[at] = {entry.exact, static_cast<int>(ply)};
+  }
+  // Twice the slots, the line indexed again from its root.
+  void grow() {
+    slots_.assign(std::max<std::size_t>(256, 2 * slots_.size()), Slot{});
+    for (std::size_t ply = 0; ply < entries_.size(); ++ply) index(ply);
+  }
+
   std::vector<Entry> entries_;
+  std::vector<Slot> slots_;  // a power of two, at least twice the entries
 };
 
 }  // namespace gs::search

@@ -29,6 +29,7 @@
 #include "core/value.h"
 #include "db/database.h"
 #include "games/jungle/jungle.h"
+#include "search/key.h"
 #include "search/score.h"
 #include "search/solve.h"
 #include "tests/brute_force.h"
@@ -162,6 +163,49 @@ Graph random_trap() {
   graph.end[5] = Value::loss(0);
   graph.end[6] = Value::loss(0);
   return graph;
+}
+
+// The path's repetition test, which looks a position up by its exact hash in an index
+// of the line, against a plain scan of the line, over random pushes, pops and clears,
+// on lines long enough for the index to grow several times. Node 16 has the hash of
+// node 3 (a collision of exact hashes: the positions themselves must be compared), and
+// a position may be on the line several times (the last is the one found).
+TEST(SearchPath, RepetitionIsTheLastEarlierOccurrence) {
+  using Path = search::Path<GraphGame>;
+  std::mt19937_64 random(17);
+  Path path;
+  std::vector<GraphGame::Position> line;
+  auto hash_of = [](std::uint8_t node) { return search::mix(node == 16 ? 3 : node); };
+  int found = 0;
+  int absent = 0;
+  std::size_t longest = 0;
+  for (int step = 0; step < 200000; ++step) {
+    const auto node = static_cast<std::uint8_t>(random() % 200);
+    const GraphGame::Position pos{node};
+    int want = Path::kNone;
+    for (int ply = static_cast<int>(line.size()) - 1; ply >= 0 && want == Path::kNone; --ply) {
+      if (line[static_cast<std::size_t>(ply)] == pos) want = ply;
+    }
+    ASSERT_EQ(path.repetition(pos, hash_of(node)), want) << "step " << step;
+    found += want != Path::kNone ? 1 : 0;
+    absent += want == Path::kNone ? 1 : 0;
+    const auto action = random() % 1024;
+    if (action == 0) {
+      path.clear();
+      line.clear();
+    } else if (action % 8 < 5 && line.size() < 600) {
+      path.push(pos, hash_of(node));
+      line.push_back(pos);
+    } else if (!line.empty()) {
+      path.pop();
+      line.pop_back();
+    }
+    ASSERT_EQ(path.size(), static_cast<int>(line.size()));
+    longest = std::max(longest, line.size());
+  }
+  EXPECT_GT(found, 10000);  // repetitions were asked about, and absences
+  EXPECT_GT(absent, 10000);
+  EXPECT_GT(longest, 300U);  // the index grew past its first 256 slots
 }
 
 TEST(SearchGraph, TextbookTrap) {
