@@ -99,8 +99,7 @@ class Path {
     // in stack order, so the index is then as it was before the push).
     const Entry& entry = entries_.back();
     Slot& slot = slots_[entry.slot];
-    slot.ply = entry.earlier;
-    if (entry.earlier == kNone) slot.exact = 0;
+    slot.ply = entry.earlier;  // kNone frees it
     entries_.pop_back();
   }
   [[nodiscard]] int size() const { return static_cast<int>(entries_.size()); }
@@ -144,10 +143,11 @@ class Path {
     int ply = kNone;
   };
 
-  // The slot of exact_hash: where it is, or the free slot where it would go.
+  // The slot of exact_hash: where it is, or the free slot where it would go. Exact
+  // hashes come out of mix() (exact above): their low bits serve as they are.
   [[nodiscard]] std::size_t find(std::uint64_t exact_hash) const {
     const std::size_t mask = slots_.size() - 1;
-    std::size_t at = static_cast<std::size_t>(mix(exact_hash)) & mask;
+    std::size_t at = static_cast<std::size_t>(exact_hash) & mask;
     while (slots_[at].ply != kNone && slots_[at].exact != exact_hash) at = (at + 1) & mask;
     return at;
   }
