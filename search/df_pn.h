@@ -198,7 +198,7 @@ class DfPn {
       // Every child prepared (its table entries prefetched) before any is looked at.
       for (const Move& move : frame.moves) {
         Child child{move, game_.play(pos, move), {}};
-        frame.prepared.push_back(leaves_.prepare(child.pos, child_t, path_));
+        frame.prepared.push_back(leaves_.prepare(child.pos, child_t));
         frame.children.push_back(child);
       }
       for (std::size_t i = 0; i < frame.children.size(); ++i)

@@ -286,7 +286,7 @@ class Pns {
       child.threshold = child_t;
       child.parent = at;
       child.ply = nodes_[at].ply + 1;
-      prepared_.push_back(leaves_.prepare(child.pos, child_t, path_));
+      prepared_.push_back(leaves_.prepare(child.pos, child_t));
     }
     for (std::uint32_t i = 0; i < count; ++i)
       nodes_[first + i].look = leaves_.look(nodes_[first + i].pos, prepared_[i], child_t, path_);

@@ -71,7 +71,7 @@ class ProofLeaves {
     std::uint64_t key = 0;
     std::uint64_t question = 0;
   };
-  Prepared prepare(const Position& pos, Score t, const Path<G>& path) const {
+  Prepared prepare(const Position& pos, Score t) const {
     Prepared p;
     p.exact = exact(game_, pos);
     p.over = game_.terminal(pos);
@@ -79,18 +79,12 @@ class ProofLeaves {
     p.ranked = game_.rank(pos);
     p.key = key_of(p.ranked);
     p.question = ProofTable::question_key(p.key, t);
-    table_.prefetch(p.question, 0);
-    if (t == kDrawThreshold || t == kWinThreshold)
-      table_.prefetch(ProofTable::question_key(p.key, t == kDrawThreshold ? kWinThreshold : kDrawThreshold),
-                      0);
-    table_.prefetch(p.question, path.line_with(p.exact));
+    table_.prefetch(p.question);  // the other question's entry and the line's: the same bucket
     return p;
   }
 
-  Look look(const Position& pos, Score t, const Path<G>& path) {
-    return look(pos, prepare(pos, t, path), t, path);
-  }
-  // The same, from prepare(pos, t, path) made with the same path.
+  Look look(const Position& pos, Score t, const Path<G>& path) { return look(pos, prepare(pos, t), t, path); }
+  // The same, from prepare(pos, t).
   Look look(const Position& pos, const Prepared& prepared, Score t, const Path<G>& path) {
     Look look;
     look.exact = prepared.exact;

@@ -440,9 +440,9 @@ TEST(SearchJungle, LeavesAtTheRoot) {
 TEST(SearchJungle, SmallTablesAndBudgets) {
   JungleData& data = jungle_data();
   const Jungle::Position pos = data.game.parse_position("2d4/7/7/7/7/R6/1D5 w");  // win in 15
-  // df-pn in a table of 4096 entries collects its garbage and still proves the win.
+  // df-pn in a table of 2048 entries collects its garbage and still proves the win.
   const auto small = search::solve(data.game, data.database.get(), pos, Algorithm::kDfPn, Question::kWin,
-                                   options(5000000, std::uint64_t{4096} * 32));
+                                   options(5000000, std::uint64_t{2048} * 32));
   EXPECT_EQ(small.answer.text(), "win") << describe(small);
   EXPECT_GT(small.stats.collections, 0U);
   EXPECT_LE(small.stats.table_entries, small.stats.table_capacity);
