@@ -59,9 +59,8 @@ class ProofTable {
   explicit ProofTable(std::uint64_t bytes) : buckets_(bytes) {}
 
   // The key of a position's entry for the question "value >= threshold?": the
-  // position's key with its high half changed by the threshold, so that every question
-  // about a position falls in the same bucket (found by the low bits), and a look-up of
-  // both binary questions about a child reads one bucket.
+  // position's key with only its high half changed by the threshold (its bucket is the
+  // position's, above).
   static std::uint64_t question_key(std::uint64_t position_key, Score threshold) {
     const std::uint64_t k =
         position_key ^ (mix(static_cast<std::uint64_t>(threshold + kMate + 1)) & 0xFFFFFFFF00000000ULL);
@@ -69,14 +68,14 @@ class ProofTable {
   }
 
   [[nodiscard]] const Entry* find(std::uint64_t key, std::uint64_t line) const {
-    return buckets_.find(hash(key), Same{key, line});
+    return buckets_.find(key, Same{key, line});
   }
 
   // Starts loading the bucket find(key, line) reads, for any line.
-  void prefetch(std::uint64_t key) const { buckets_.prefetch(hash(key)); }
+  void prefetch(std::uint64_t key) const { buckets_.prefetch(key); }
 
   void store(const Entry& entry) {
-    const std::uint64_t at = hash(entry.key);
+    const std::uint64_t at = entry.key;  // the bucket, whatever the line
     Entry* slot = buckets_.find(at, Same{entry.key, entry.line});
     if (slot == nullptr) slot = buckets_.replace(at, [](const Entry& candidate) { return candidate.work; });
     *slot = entry;
@@ -108,10 +107,6 @@ class ProofTable {
   [[nodiscard]] std::uint64_t collections() const { return collections_; }
 
  private:
-  // The bucket of an entry: its position's (question_key keeps the position key's low
-  // half), whatever the line.
-  static std::uint64_t hash(std::uint64_t key) { return key; }
-
   Buckets<Entry> buckets_;
   std::uint64_t collections_ = 0;
 };
