@@ -149,7 +149,9 @@
 //                                   pos) as child_walk for the others (which the engine
 //                                   examines). values(child) gives what reads the
 //                                   child tier: its value's code by index, and a
-//                                   prefetch(index) hint (ChildValuesModel). The
+//                                   prefetch(index) hint (ChildValuesModel); solved
+//                                   too has a prefetch(index) hint, for an index it
+//                                   will be called with soon (SolvedModel). The
 //                                   game may solve runs of the walk that start in
 //                                   [b, e) and end past e, and leaves out the steps of
 //                                   [b, e) that belong to a run starting before b:
@@ -409,10 +411,17 @@ struct ChildValuesModel {
   void prefetch(Index) const {}
 };
 
+// What solve_walk's solved is: it takes a position's value, and a hint that an index
+// will be solved soon (the engine's cell for it is then fetched).
+struct SolvedModel {
+  void operator()(Index, Value) const {}
+  void prefetch(Index) const {}
+};
+
 template <class G>
 concept SolvesWalk = WalksForChildren<G> && requires(const G& game, Tier tier, Index index) {
   game.solve_walk(
-      tier, index, index, [](Tier) { return ChildValuesModel{}; }, [](Index, Value) {},
+      tier, index, index, [](Tier) { return ChildValuesModel{}; }, SolvedModel{},
       [](Index, const typename G::Position&) {});
 };
 

@@ -167,11 +167,7 @@ class TierSolver {
             // The game solves what it can of the walk from the child tiers' values.
             game_.solve_walk(
                 tier_, begin, end, [this](Tier t) { return ChildReader{&child_of(t)}; },
-                [&](Index i, Value value) {
-                  cells_[i] = value.code();
-                  decided(i, value, thread);
-                },
-                visit);
+                WalkSolved{this, thread}, visit);
           } else {
             game_.child_walk(tier_, begin, end, visit);
           }
@@ -298,6 +294,18 @@ class TierSolver {
     const Child* child;
     ValueCode operator()(Index index) const { return child->value_code(index); }
     void prefetch(Index index) const { child->prefetch(index); }
+  };
+
+  // Where the game's solve_walk puts the values it finds: the cells, written at
+  // scattered places, so the game hints at each index a little before it is solved.
+  struct WalkSolved {
+    TierSolver* solver;
+    int thread;
+    void operator()(Index index, Value value) const {
+      solver->cells_[index] = value.code();
+      solver->decided(index, value, thread);
+    }
+    void prefetch(Index index) const { __builtin_prefetch(&solver->cells_[index], 1); }
   };
 
   // What examine learns of a position before reading its successors' values in the child

@@ -406,6 +406,15 @@ requires WalksForChildren<G> std::uint64_t check_child_walk(const G& game, Tier 
   return visited;
 }
 
+// A solved callback of solve_walk made of two functions: hint(index), value(index, value).
+template <class Hint, class Take>
+struct Solved {
+  Hint hint;
+  Take take;
+  void operator()(Index index, Value value) const { take(index, value); }
+  void prefetch(Index index) const { hint(index); }
+};
+
 // solve_walk (core/game.h, SolvesWalk) over the walk in pieces of `piece` steps: every
 // position of the tier solved or visited once, at its index, and each `every`-th one
 // solved has the value its moves give when each child tier's index holds the value code
@@ -431,6 +440,12 @@ requires SolvesWalk<G> std::uint64_t check_solve_walk(const G& game, Tier tier, 
     ValueCode operator()(Index index) const { return (*values)(tier, index); }
     void prefetch(Index) const {}
   };
+  // What solved is (core/game.h, SolvedModel): the values, and hints, which must be
+  // indices of the tier.
+  auto hinted = [&](Index index) {
+    if (index >= size)
+      failures.add(game.tier_name(tier) + ": index " + std::to_string(index) + " hinted, past the tier");
+  };
   MoveList<G> moves;
   for (Index begin = 0; begin < length; begin += piece) {
     game.solve_walk(
@@ -438,31 +453,32 @@ requires SolvesWalk<G> std::uint64_t check_solve_walk(const G& game, Tier tier, 
         [&](Tier t) {
           return Reader{&child, t};
         },
-        [&](Index index, Value value) {
-          note(index, "solved");
-          if (solved++ % every != 0) return;
-          const std::optional<typename G::Position> pos = game.unrank(tier, index);
-          if (!pos) {
-            failures.add(game.tier_name(tier) + ": a hole solved, index " + std::to_string(index));
-            return;
-          }
-          std::optional<Value> best = game.terminal(*pos);
-          if (!best) {
-            game.moves(*pos, moves);
-            if (moves.empty()) best = game.no_move_value();
-            for (const auto& move : moves) {
-              const typename G::Position next = game.play(*pos, move);
-              const std::optional<Value> end = game.terminal(next);
-              const Ranked r = game.rank(next);
-              const Value mine = (end ? *end : Value::from_code(child(r.tier, r.index))).before_move();
-              if (!best || mine.better_than(*best)) best = mine;
-            }
-          }
-          if (!(value == *best)) {
-            failures.add(game.tier_name(tier) + ": " + game.position_text(*pos) + " solved as " +
-                         value.to_string() + ", its moves give " + best->to_string());
-          }
-        },
+        Solved{hinted,
+               [&](Index index, Value value) {
+                 note(index, "solved");
+                 if (solved++ % every != 0) return;
+                 const std::optional<typename G::Position> pos = game.unrank(tier, index);
+                 if (!pos) {
+                   failures.add(game.tier_name(tier) + ": a hole solved, index " + std::to_string(index));
+                   return;
+                 }
+                 std::optional<Value> best = game.terminal(*pos);
+                 if (!best) {
+                   game.moves(*pos, moves);
+                   if (moves.empty()) best = game.no_move_value();
+                   for (const auto& move : moves) {
+                     const typename G::Position next = game.play(*pos, move);
+                     const std::optional<Value> end = game.terminal(next);
+                     const Ranked r = game.rank(next);
+                     const Value mine = (end ? *end : Value::from_code(child(r.tier, r.index))).before_move();
+                     if (!best || mine.better_than(*best)) best = mine;
+                   }
+                 }
+                 if (!(value == *best)) {
+                   failures.add(game.tier_name(tier) + ": " + game.position_text(*pos) + " solved as " +
+                                value.to_string() + ", its moves give " + best->to_string());
+                 }
+               }},
         [&](Index index, const typename G::Position& pos) {
           note(index, "visited");
           if (!(game.rank(pos) == Ranked{tier, index}))

@@ -571,6 +571,7 @@ void Morris::solve_walk(Tier tier, Index begin, Index end, Values&& values, Solv
       std::uint32_t mine;
       std::uint16_t choice;
       std::uint32_t removals_end;  // where its children by mills end in `removals`
+      Index index;                 // the position's index in the tier
     };
     std::array<Pending, kSolveBatch> batch;  // NOLINT(cppcoreguidelines-pro-type-member-init)
     thread_local std::vector<Index> removals;
@@ -607,13 +608,19 @@ void Morris::solve_walk(Tier tier, Index begin, Index end, Values&& values, Solv
         }
         p.removals_end = static_cast<std::uint32_t>(removals.size());
       }
+      // The positions' own indices lead with the class of White's set, so their cells
+      // lie anywhere in the tier: all of the batch's are asked for before any is written.
+      for (std::size_t i = 0; i < count; ++i) {
+        batch[i].index = sector_index(batch[i].mine, theirs);
+        solved.prefetch(batch[i].index);
+      }
       std::size_t q = 0;
       for (std::size_t i = 0; i < count; ++i) {
         std::uint16_t choice = batch[i].choice;
         for (; q < batch[i].removals_end; ++q)
           choice = std::min(choice, move_choice((*removal_child)(removals[q])));
         if (choice == kNoMoveChoice) fail("tier {}: a position without a move", tier_name(tier));
-        solved(sector_index(batch[i].mine, theirs), chosen_value(choice));
+        solved(batch[i].index, chosen_value(choice));
       }
     }
     table.clean = true;
