@@ -109,13 +109,12 @@ def main():
     table = VARIANTS[args.variant][0]
     body = json.load(sys.stdin)
     sectors = {row["sector"]: row for row in body["sectors"] if row.get("built")}
+    expected = list(published(args.variant))
+    total = len(expected)
+    most = int(expected[-1][0].split("-")[0])  # the most stones a side in the tables
     bad = 0
     missing = 0
-    total = 0
-    most = 2
-    for name, figures, longest in published(args.variant):
-        total += 1
-        most = max(most, int(name.split("-")[0]))
+    for name, figures, longest in expected:
         row = sectors.get(name)
         if row is None:
             missing += 1

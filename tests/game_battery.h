@@ -447,38 +447,39 @@ requires SolvesWalk<G> std::uint64_t check_solve_walk(const G& game, Tier tier, 
       failures.add(game.tier_name(tier) + ": index " + std::to_string(index) + " hinted, past the tier");
   };
   MoveList<G> moves;
+  // Each solved position (every `every`-th one checked against its moves).
+  auto check = [&](Index index, Value value) {
+    note(index, "solved");
+    if (solved++ % every != 0) return;
+    const std::optional<typename G::Position> pos = game.unrank(tier, index);
+    if (!pos) {
+      failures.add(game.tier_name(tier) + ": a hole solved, index " + std::to_string(index));
+      return;
+    }
+    std::optional<Value> best = game.terminal(*pos);
+    if (!best) {
+      game.moves(*pos, moves);
+      if (moves.empty()) best = game.no_move_value();
+      for (const auto& move : moves) {
+        const typename G::Position next = game.play(*pos, move);
+        const std::optional<Value> end = game.terminal(next);
+        const Ranked r = game.rank(next);
+        const Value mine = (end ? *end : Value::from_code(child(r.tier, r.index))).before_move();
+        if (!best || mine.better_than(*best)) best = mine;
+      }
+    }
+    if (!(value == *best)) {
+      failures.add(game.tier_name(tier) + ": " + game.position_text(*pos) + " solved as " +
+                   value.to_string() + ", its moves give " + best->to_string());
+    }
+  };
   for (Index begin = 0; begin < length; begin += piece) {
     game.solve_walk(
         tier, begin, std::min(length, begin + piece),
         [&](Tier t) {
           return Reader{&child, t};
         },
-        Solved{hinted,
-               [&](Index index, Value value) {
-                 note(index, "solved");
-                 if (solved++ % every != 0) return;
-                 const std::optional<typename G::Position> pos = game.unrank(tier, index);
-                 if (!pos) {
-                   failures.add(game.tier_name(tier) + ": a hole solved, index " + std::to_string(index));
-                   return;
-                 }
-                 std::optional<Value> best = game.terminal(*pos);
-                 if (!best) {
-                   game.moves(*pos, moves);
-                   if (moves.empty()) best = game.no_move_value();
-                   for (const auto& move : moves) {
-                     const typename G::Position next = game.play(*pos, move);
-                     const std::optional<Value> end = game.terminal(next);
-                     const Ranked r = game.rank(next);
-                     const Value mine = (end ? *end : Value::from_code(child(r.tier, r.index))).before_move();
-                     if (!best || mine.better_than(*best)) best = mine;
-                   }
-                 }
-                 if (!(value == *best)) {
-                   failures.add(game.tier_name(tier) + ": " + game.position_text(*pos) + " solved as " +
-                                value.to_string() + ", its moves give " + best->to_string());
-                 }
-               }},
+        Solved{hinted, check},
         [&](Index index, const typename G::Position& pos) {
           note(index, "visited");
           if (!(game.rank(pos) == Ranked{tier, index}))
