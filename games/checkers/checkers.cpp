@@ -8,6 +8,7 @@
 #include <charconv>
 #include <optional>
 
+#include "core/colex.h"
 #include "core/quote.h"
 
 namespace gs::checkers {
@@ -26,60 +27,6 @@ int parse_square(std::string_view text) {
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
   if (error != std::errc() || end != text.data() + text.size() || number < 1 || number > kSquares) return -1;
   return number - 1;
-}
-
-// C(x, k) by k, then x < 64 (k <= 12): a binary search for the largest x may look
-// past square 31 without a bounds test, since the C(x, k) there exceed every rank.
-struct ColexTable {
-  std::array<std::array<std::uint64_t, 64>, 13> c{};
-  constexpr ColexTable() {
-    for (std::size_t x = 0; x < 64; ++x) {
-      c[0][x] = 1;
-      for (std::size_t k = 1; k <= 12; ++k) c[k][x] = x == 0 ? 0 : c[k][x - 1] + c[k - 1][x - 1];
-    }
-  }
-};
-constexpr ColexTable kColex{};
-
-// The 2- and 3-combinations of squares 0..31 in colex order (the order does not depend on
-// the number of squares): Gosper's hack steps from each to the next.
-template <std::size_t N>
-struct ColexSets {
-  std::array<std::uint32_t, N> set{};
-  constexpr explicit ColexSets(int k) {
-    std::uint32_t current = (1U << k) - 1;
-    for (std::uint32_t& entry : set) {
-      entry = current;
-      const std::uint32_t low = current & (~current + 1);
-      const std::uint32_t ripple = current + low;
-      current = ripple | (((current ^ ripple) >> 2) / low);
-    }
-  }
-};
-constexpr ColexSets<496> kColexPairs{2};
-constexpr ColexSets<4960> kColexTriples{3};
-
-// The k-combination of colex rank `rank` among squares 0..n-1 (rank < C(n, k)), as
-// indices: its highest element is the largest x with C(x, k) <= rank, found by a
-// binary search over x in [k - 1, k + 30]; the last two or three elements from a table.
-std::uint32_t colex_unrank(Index rank, int n, int k) {
-  (void)n;
-  std::uint32_t set = 0;
-  for (; k >= 4; --k) {
-    const auto& row = kColex.c[static_cast<std::size_t>(k)];
-    std::size_t x = static_cast<std::size_t>(k) - 1;
-    for (std::size_t step = 16; step != 0; step >>= 1) {
-      if (row[x + step] <= rank) x += step;
-    }
-    rank -= row[x];
-    set |= 1U << x;
-  }
-  switch (k) {
-    case 3: return set | kColexTriples.set[rank];
-    case 2: return set | kColexPairs.set[rank];
-    case 1: return set | 1U << rank;  // C(x, 1) = x
-    default: return set;
-  }
 }
 
 // The set `compact` (indices among the squares not in `taken`) as squares.
@@ -528,22 +475,21 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
         white = men_index % shaped.per_black;
       }
       if (s.mover_men > 0)
-        pos.men[kBlack] = colex_unrank(black + shaped.black_first, 4 * s.mover_lead, s.mover_men);
+        pos.men[kBlack] = colex_unrank(black + shaped.black_first, s.mover_men);
     }
     if (s.other_men > 0) {
       const std::uint32_t blocked = turned(pos.men[kBlack]) & region(s.other_lead);
       const int below_lead = 4 * (s.other_lead - 1) - std::popcount(blocked & region(s.other_lead - 1));
-      const int region_free = 4 * s.other_lead - std::popcount(blocked);
       pos.men[kWhite] = turned(
-          spread(colex_unrank(white + binomial(below_lead, s.other_men), region_free, s.other_men), blocked));
+          spread(colex_unrank(white + binomial(below_lead, s.other_men), s.other_men), blocked));
     }
     shape.men_index = men_index;
     shape.flipped = flipped;
     shape.men = pos.men;
   }
   const std::uint32_t taken = pos.men[kBlack] | pos.men[kWhite];
-  pos.kings[kBlack] = spread(colex_unrank(mover_kings, shaped.free, s.mover_kings), taken);
-  pos.kings[kWhite] = spread(colex_unrank(other_kings, shaped.free - s.mover_kings, s.other_kings),
+  pos.kings[kBlack] = spread(colex_unrank(mover_kings, s.mover_kings), taken);
+  pos.kings[kWhite] = spread(colex_unrank(other_kings, s.other_kings),
                              taken | pos.kings[kBlack]);
   return flipped ? reversed(pos) : pos;
 }

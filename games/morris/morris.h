@@ -29,6 +29,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/colex.h"
 #include "core/error.h"
 #include "core/game.h"
 #include "games/morris/geometry.h"
@@ -403,7 +404,7 @@ inline std::optional<Position> Morris::sector_position(const Sector& s, Index in
   const int free_points = geometry_.points() - s.w;
   const Index per_class = binomial(free_points, s.b);
   const auto id = static_cast<std::size_t>(index / per_class);
-  Index rest = index % per_class;
+  const Index rest = index % per_class;
   // The indices of a level come sorted, so that runs of them share White's class: the
   // last class looked up is kept per thread (its representative is a scattered load from
   // a table of up to 5 MB).
@@ -417,16 +418,7 @@ inline std::optional<Position> Morris::sector_position(const Sector& s, Index in
   if (last.classes != &classes || last.id != id)
     last = {&classes, id, geometry_.full() & ~classes.representative[id], classes.stabilizer[id]};
   // Black's set: the colex unrank of `rest` among the free points, packed, then placed.
-  std::uint32_t packed = 0;
-  int x = free_points - 1;
-  for (int k = s.b; k >= 1; --k, --x) {
-    // x stays at or above k - 1, where C(x, k) = 0 <= rest.
-    const auto& column = kBinomials.c;
-    while (column[static_cast<std::size_t>(x)][static_cast<std::size_t>(k)] > rest) --x;
-    rest -= column[static_cast<std::size_t>(x)][static_cast<std::size_t>(k)];
-    packed |= 1U << x;
-  }
-  const std::uint32_t black = deposit(packed, last.free);
+  const std::uint32_t black = deposit(colex_unrank(rest, s.b), last.free);
   for (std::uint32_t h = last.stabilizer; h != 0; h &= h - 1) {
     if (geometry_.apply(std::countr_zero(h), black) < black) return std::nullopt;
   }
