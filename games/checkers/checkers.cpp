@@ -474,14 +474,13 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
         black = men_index / shaped.per_black;
         white = men_index % shaped.per_black;
       }
-      if (s.mover_men > 0)
-        pos.men[kBlack] = colex_unrank(black + shaped.black_first, s.mover_men);
+      if (s.mover_men > 0) pos.men[kBlack] = colex_unrank(black + shaped.black_first, s.mover_men);
     }
     if (s.other_men > 0) {
       const std::uint32_t blocked = turned(pos.men[kBlack]) & region(s.other_lead);
       const int below_lead = 4 * (s.other_lead - 1) - std::popcount(blocked & region(s.other_lead - 1));
-      pos.men[kWhite] = turned(
-          spread(colex_unrank(white + binomial(below_lead, s.other_men), s.other_men), blocked));
+      pos.men[kWhite] =
+          turned(spread(colex_unrank(white + binomial(below_lead, s.other_men), s.other_men), blocked));
     }
     shape.men_index = men_index;
     shape.flipped = flipped;
@@ -489,8 +488,7 @@ std::optional<Position> Checkers::unrank(Tier tier, Index index) {
   }
   const std::uint32_t taken = pos.men[kBlack] | pos.men[kWhite];
   pos.kings[kBlack] = spread(colex_unrank(mover_kings, s.mover_kings), taken);
-  pos.kings[kWhite] = spread(colex_unrank(other_kings, s.other_kings),
-                             taken | pos.kings[kBlack]);
+  pos.kings[kWhite] = spread(colex_unrank(other_kings, s.other_kings), taken | pos.kings[kBlack]);
   return flipped ? reversed(pos) : pos;
 }
 
