@@ -495,8 +495,8 @@ struct PublishedSector {
 };
 
 // The mill game `variant` builds tier 4-3-0-0 (with 3-3-0-0, which it needs) into
-// `data`; stats --sectors --json gives its three sectors' rows, checked against
-// `published` and returned by sector.
+// `data`; stats --sectors --json gives its sectors' rows, checked against `published`
+// and returned by sector (the caller checks there are three).
 std::map<std::string, json> expect_published_sectors(const TempDir& dir, const std::string& variant,
                                                      const std::string& data,
                                                      const std::vector<PublishedSector>& published,
@@ -540,7 +540,6 @@ std::map<std::string, json> expect_published_sectors(const TempDir& dir, const s
     expect_percent("losses", p.loss);
     EXPECT_EQ(std::max(row.at("longest_win").get<int>(), row.at("longest_loss").get<int>()), p.longest);
   }
-  EXPECT_EQ(sectors.size(), 3U) << describe(r);
   return sectors;
 }
 
