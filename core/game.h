@@ -143,6 +143,11 @@
 //                                   tier index; over [0, size) it visits every position
 //                                   of the tier once. The scan of such a tier follows
 //                                   the walk, which leaves the files unchanged.
+//   child_walk_stays(tier)          (with the two above) whether a move of the walked
+//                                   tier may stay in it (a mill game's placement tier
+//                                   under Lasker's rule, where a slide keeps the stones
+//                                   in hand): the scan follows the walk all the same,
+//                                   and the levels follow it. Without it, none may.
 //   solve_walk(tier, b, e, values,  (with the two above) the steps [b, e) of the walk
 //              solved, visit)       solved by the game where it can: solved(index,
 //                                   value) for each position it solves, visit(index,
@@ -402,6 +407,11 @@ template <class G>
 concept WalksForChildren = requires(const G& game, Tier tier, Index index) {
   { game.child_walk_size(tier) } -> std::same_as<Index>;
   game.child_walk(tier, index, index, [](Index, const typename G::Position&) {});
+};
+
+template <class G>
+concept WalkMayStay = WalksForChildren<G> && requires(const G& game, Tier tier) {
+  { game.child_walk_stays(tier) } -> std::same_as<bool>;
 };
 
 // What solve_walk's values(child) gives: a child tier's value codes by index, and a

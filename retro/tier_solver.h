@@ -150,16 +150,18 @@ class TierSolver {
     scratch_ = std::vector<Scratch>(threads);
     Index walk = 0;  // the length of the game's walk for the children, if it has one
     if constexpr (WalksForChildren<G>) walk = game_.child_walk_size(tier_);
-    lists_ = options_.level_lists && walk == 0;
+    walk_stays_ = false;
+    if constexpr (WalkMayStay<G>) walk_stays_ = walk > 0 && game_.child_walk_stays(tier_);
+    lists_ = options_.level_lists && (walk == 0 || walk_stays_);
     alone_ = options_.threads <= 1;
     walking_ = walk > 0;
     Progress progress(game_.tier_name(tier_), walk > 0 ? walk : size, options_.quiet);
     progress.set_stage("scan");
     if (walk > 0) {
-      // No move stays in the tier: the scan decides every cell, in the order the game
-      // gives, where successive positions read their children's values from nearby
-      // cells instead of from all over the child tiers. No level follows, so nothing is
-      // listed.
+      // The scan follows the order the game gives, where successive positions read
+      // their children's values from nearby cells instead of from all over the child
+      // tiers. Where no move stays in the tier, it decides every cell: no level follows,
+      // so nothing is listed.
       if constexpr (WalksForChildren<G>) {
         parallel_for(0, walk, options_.threads, kChunk, [&](Index begin, Index end, int thread) {
           auto visit = [&](Index i, const Position& pos) { begin_scan(i, pos, thread); };
@@ -175,7 +177,7 @@ class TierSolver {
           progress.add(end - begin);
         });
       }
-      if (stays_.load())
+      if (stays_.load() && !walk_stays_)
         fail("tier {}: a move stays in the tier, which the game walks as one no move stays in",
              game_.tier_name(tier_));
     } else {
@@ -399,9 +401,9 @@ class TierSolver {
         }
         no_move = successors.empty();
       };
-      // A position of a walked tier has no move that stays in the tier, so its symmetry
-      // does not matter.
-      if (walking_ || !game_.has_symmetry(pos)) {
+      // A position of a tier walked with no move that stays in it has no two moves
+      // that meet in the tier, so its symmetry does not matter.
+      if ((walking_ && !walk_stays_) || !game_.has_symmetry(pos)) {
         unranked = game_.rank_moves_leaving_tier(pos, successors);
         take();
       } else if constexpr (RanksMoves<G>) {
@@ -605,6 +607,7 @@ class TierSolver {
   bool lists_ = true;               // decided cells are listed for the levels
   bool alone_ = false;              // one thread solves the tier
   bool walking_ = false;            // the scan follows the game's walk for children
+  bool walk_stays_ = false;         // a move of the walked tier may stay in it
   // Per thread, per depth: the indices decided at that depth and not yet processed, in
   // blocks from the thread's pool.
   std::vector<std::vector<BlockList>> decided_;

@@ -205,11 +205,19 @@ class Morris {
   // against White's set and one more stone: the children of a run of positions all lie
   // in one class of the child sector (C(n - B, W + 1) indices), and those of the mills
   // in B classes of the sector with a Black stone less. Indexed as a sector, each run
-  // would read its children all over the child sector. 0 for a paired sector.
+  // would read its children all over the child sector. Under Lasker's rule a placement
+  // tier is a pair of sectors (a slide keeps the stones in hand): each is walked so, the
+  // first then the second, and a slide leads to the other's run of the same class.
+  // 0 for a tier of moving sectors, whose walk gained nothing.
   [[nodiscard]] Index child_walk_size(Tier tier) const {
     const Sector s = Sector::of(tier);
-    return paired(s) ? 0 : sector_size(s.swapped());
+    if (!paired(s)) return walk_steps(s);
+    if (s.wf == 0 && s.bf == 0) return 0;
+    return walk_steps(s) + (s.swapped() != s ? walk_steps(s.swapped()) : 0);
   }
+  // Whether a move of a walked tier may stay in it (core/game.h, WalksForChildren): a
+  // slide without removal, in a pair of sectors.
+  [[nodiscard]] bool child_walk_stays(Tier tier) const { return paired(Sector::of(tier)); }
   template <class Visit>
   void child_walk(Tier tier, Index begin, Index end, Visit&& visit) const;
   // The walk's runs solved from their children (core/game.h, SolvesWalk). A run is one
@@ -329,6 +337,16 @@ class Morris {
   // The index of White's set `white` and Black's set `black` in their sector.
   [[nodiscard]] Index sector_index(std::uint32_t white, std::uint32_t black) const;
   [[nodiscard]] std::optional<Position> sector_position(const Sector& s, Index index) const;
+  // The steps of a sector's walk: one for each index of its twin, or of its own where
+  // the walk is in index order (a sector of a pair whose side to move has no stone in
+  // hand).
+  [[nodiscard]] Index walk_steps(const Sector& s) const {
+    return sector_size(paired(s) && s.wf == 0 ? s : s.swapped());
+  }
+  // child_walk over one sector: steps [begin, end) of its walk, visited at `offset`
+  // plus their index in the sector.
+  template <class Visit>
+  void walk_sector(const Sector& s, Index offset, Index begin, Index end, Visit&& visit) const;
   // Steps Black's set of pos to the next set among the free points in colex order:
   // returns 1 for a position, -1 for a hole (a set a symmetry of White's set makes
   // smaller), 0 past the class's last set (pos unchanged).
@@ -430,18 +448,37 @@ inline std::optional<Position> Morris::sector_position(const Sector& s, Index in
 
 template <class Visit>
 void Morris::child_walk(Tier tier, Index begin, Index end, Visit&& visit) const {
-  const Sector s = Sector::of(tier);
-  const Sector twin = s.swapped();
-  Position walked{};  // the step's stones in the colour-swapped sector
+  const Sector first = Sector::of(tier);
+  const Sector second = first.swapped();
+  // The first sector's walk has a step for each index of its twin (of its own, in index
+  // order); a pair's second sector, whose indices follow the first's, is walked after it.
+  const Index first_steps = walk_steps(first);
+  if (begin < first_steps) walk_sector(first, 0, begin, std::min(end, first_steps), visit);
+  if (end > first_steps && paired(first) && second != first)
+    walk_sector(second, sector_size(first), std::max(begin, first_steps) - first_steps, end - first_steps,
+                visit);
+}
+
+template <class Visit>
+void Morris::walk_sector(const Sector& s, Index offset, Index begin, Index end, Visit&& visit) const {
+  // A sector of a pair whose side to move has no stone in hand is walked in its own
+  // index order: its slides stay in the tier, and only its mills lead to children.
+  const bool own = paired(s) && s.wf == 0;
+  const Sector order = own ? s : s.swapped();
+  Position walked{};  // the step's stones in the sector walked by
   bool held = false;  // walked holds the stones of the step before (a hole's too)
   for (Index k = begin; k < end; ++k) {
     const int step = held ? next_in_class(walked) : 0;
     if (step == 0) {
-      const std::optional<Position> first = sector_position(twin, k);
+      const std::optional<Position> first = sector_position(order, k);
       held = first.has_value();
       if (!held) continue;
       walked = *first;
     } else if (step < 0) {
+      continue;
+    }
+    if (own) {
+      visit(offset + k, walked);
       continue;
     }
     Position pos;
@@ -451,7 +488,7 @@ void Morris::child_walk(Tier tier, Index begin, Index end, Visit&& visit) const 
     // anywhere in a table of up to C(24, 12) entries: the next step's is fetched now.
     if (const std::uint32_t next = next_subset(walked.stones[1], geometry_.full() & ~walked.stones[0]))
       __builtin_prefetch(&geometry_.classes(s.w).entry[colex_rank(next)]);
-    visit(sector_index(pos.stones[0], pos.stones[1]), pos);
+    visit(offset + sector_index(pos.stones[0], pos.stones[1]), pos);
   }
 }
 
@@ -460,10 +497,10 @@ void Morris::solve_walk(Tier tier, Index begin, Index end, Values&& values, Solv
                         Visit&& visit) const {
   const Sector s = Sector::of(tier);
   const int n = geometry_.points();
-  // Runs are solved whole where every move places a stone, none ends the game (neither
-  // side is down to two stones, no placement fills the board) and the side to move
-  // has a move.
-  if (s.wf == 0 || s.w + s.wf < 3 || s.b + s.bf < 3 || s.w + s.b + 1 >= n) {
+  // Runs are solved whole where every move places a stone (not in a pair of sectors,
+  // where a slide stays in the tier), none ends the game (neither side is down to two
+  // stones, no placement fills the board) and the side to move has a move.
+  if (paired(s) || s.wf == 0 || s.w + s.wf < 3 || s.b + s.bf < 3 || s.w + s.b + 1 >= n) {
     child_walk(tier, begin, end, visit);
     return;
   }
