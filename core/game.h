@@ -132,8 +132,9 @@
 //                                   is terminal, a loss for the side to move there: the
 //                                   scan then decides pos a win in one without examining
 //                                   its moves.
-//   child_walk_size(tier),          (together) 0, or the length of a walk over a tier no
-//   child_walk(tier, b, e, visit)   move stays in, in an order that keeps successive
+//   child_walk_size(tier),          (together) 0, or the length of a walk over a tier
+//   child_walk(tier, b, e, visit)   (one no move stays in, unless child_walk_stays says
+//                                   so), in an order that keeps successive
 //                                   positions' moves near each other in the child tiers
 //                                   (a mill game's placement sector walked by the
 //                                   opponent's stones: every successor of a run of

@@ -206,8 +206,9 @@ class Morris {
   // in one class of the child sector (C(n - B, W + 1) indices), and those of the mills
   // in B classes of the sector with a Black stone less. Indexed as a sector, each run
   // would read its children all over the child sector. Under Lasker's rule a placement
-  // tier is a pair of sectors (a slide keeps the stones in hand): each is walked so, the
-  // first then the second, and a slide leads to the other's run of the same class.
+  // tier is a pair of sectors (a slide keeps the stones in hand), walked one after the
+  // other: a sector whose side to move has a stone in hand so, one whose side to move
+  // has none in its own index order (its slides stay in the tier, only its mills leave).
   // 0 for a tier of moving sectors, whose walk gained nothing.
   [[nodiscard]] Index child_walk_size(Tier tier) const {
     const Sector s = Sector::of(tier);
